@@ -1,0 +1,58 @@
+/**
+ * The shape of an exercise and its grader.
+ *
+ * A grader file `exercises/<chapter>/<name>.test.ts` default-exports one
+ * {@link Exercise}; its stub is `exercises/<chapter>/<name>.ts` and its
+ * mutants (plausible wrong implementations) are the `mutants` export of
+ * `exercises/<chapter>/mutants/<name>.ts`. See exercises/README.md.
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyFunction = (...args: any[]) => any;
+
+/** One graded property of an exercise, worth `points`. `run` throws CheckFailure on failure. */
+export interface Check<F extends AnyFunction> {
+  /** Short name shown in the scorecard, e.g. "ties to even". */
+  name: string;
+  /** Positive integer. */
+  points: number;
+  run(impl: F): void | Promise<void>;
+}
+
+/** An exercise: metadata shown on the page box and the scorecard, the lib reference, the checks. */
+export interface Exercise<F extends AnyFunction> {
+  /** `<chapter number>.<k>`, e.g. "1.2". */
+  id: string;
+  /** Short title, e.g. "round to bfloat16". */
+  title: string;
+  /** Chapter slug, e.g. "precision". */
+  chapter: string;
+  /** The stub's path from the repository root, e.g. "exercises/precision/round-bf16.ts". */
+  file: string;
+  /** Name of the function the stub exports. */
+  exportName: string;
+  /** TypeScript signature shown on the page, e.g. "roundToBf16(x: number): number". */
+  signature: string;
+  /** One paragraph for the page box: what to implement, edge cases, what to read. */
+  summary: string;
+  /** The reference implementation (calls lib); must earn full marks. */
+  reference: F;
+  checks: Check<F>[];
+}
+
+/** Identity function that type-checks an exercise definition and validates its metadata. */
+export function defineExercise<F extends AnyFunction>(exercise: Exercise<F>): Exercise<F> {
+  if (!/^\d+\.\d+$/.test(exercise.id)) throw new Error(`exercise id "${exercise.id}" must look like "1.2"`);
+  if (exercise.checks.length === 0) throw new Error(`exercise ${exercise.id} has no checks`);
+  for (const c of exercise.checks) {
+    if (!Number.isInteger(c.points) || c.points <= 0) {
+      throw new Error(`exercise ${exercise.id}, check "${c.name}": points must be a positive integer, got ${c.points}`);
+    }
+  }
+  return exercise;
+}
+
+/** Total points of an exercise. */
+export function totalPoints(exercise: Exercise<AnyFunction>): number {
+  return exercise.checks.reduce((s, c) => s + c.points, 0);
+}

@@ -1,0 +1,70 @@
+/**
+ * Finds graders (`exercises/<chapter>/<name>.test.ts`), their stubs and their
+ * mutants. Node only.
+ */
+import { readdirSync, existsSync, statSync } from "node:fs";
+import { join, dirname, basename, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { AnyFunction, Exercise } from "./define.js";
+
+/** The repository root (two folders above this file). */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** A grader file and what it default-exports. */
+export interface LoadedGrader {
+  /** Absolute path of the grader file. */
+  graderFile: string;
+  exercise: Exercise<AnyFunction>;
+}
+
+/** Absolute paths of every grader under `dir` (default exercises/), one folder deep, sorted. */
+export function findGraderFiles(dir = join(ROOT, "exercises")): string[] {
+  const out: string[] = [];
+  const walk = (d: string, depth: number) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) {
+        if (depth < 1 && name !== "harness" && name !== "mutants" && name !== "node_modules") walk(p, depth + 1);
+      } else if (name.endsWith(".test.ts")) out.push(p);
+    }
+  };
+  walk(dir, dir === join(ROOT, "exercises") ? 0 : 1);
+  return out;
+}
+
+/** Imports a grader file and checks that it default-exports an exercise. */
+export async function loadGrader(graderFile: string): Promise<LoadedGrader> {
+  const mod = await import(pathToFileURL(graderFile).href);
+  const exercise = mod.default as Exercise<AnyFunction> | undefined;
+  if (!exercise || typeof exercise !== "object" || !Array.isArray(exercise.checks)) {
+    throw new Error(`${graderFile} must default-export defineExercise({...})`);
+  }
+  return { graderFile, exercise };
+}
+
+/** Loads every grader (plus those under `extraDirs`), sorted by exercise id. */
+export async function loadGraders(extraDirs: string[] = []): Promise<LoadedGrader[]> {
+  const files = [...findGraderFiles(), ...extraDirs.flatMap((d) => findGraderFiles(resolve(d)))];
+  const loaded = await Promise.all(files.map(loadGrader));
+  return loaded.sort((a, b) => compareIds(a.exercise.id, b.exercise.id));
+}
+
+/** Orders "1.2" before "1.10" before "2.1". */
+export function compareIds(a: string, b: string): number {
+  const [a1, a2] = a.split(".").map(Number);
+  const [b1, b2] = b.split(".").map(Number);
+  return a1 - b1 || a2 - b2;
+}
+
+/** The mutants file of a grader: `<dir>/mutants/<name>.ts`. */
+export function mutantsFileOf(graderFile: string): string {
+  return join(dirname(graderFile), "mutants", basename(graderFile).replace(/\.test\.ts$/, ".ts"));
+}
+
+/** Loads the `mutants` export of a grader's mutants file ({} when there is none). */
+export async function loadMutants(graderFile: string): Promise<Record<string, AnyFunction>> {
+  const file = mutantsFileOf(graderFile);
+  if (!existsSync(file)) return {};
+  const mod = await import(pathToFileURL(file).href);
+  return (mod.mutants ?? {}) as Record<string, AnyFunction>;
+}

@@ -1,0 +1,59 @@
+/**
+ * Grades one implementation against one exercise, in process. The runner
+ * calls this inside a worker thread that it can terminate; the self-check
+ * (test/graders.test.ts) calls it directly on the reference and the mutants.
+ */
+import { isNotImplemented, type FailureReport } from "./errors.js";
+import { totalPoints, type AnyFunction, type Exercise } from "./define.js";
+
+/** The outcome of one check. */
+export interface CheckResult {
+  name: string;
+  points: number;
+  earned: number;
+  status: "passed" | "failed" | "not-attempted";
+  report?: FailureReport;
+}
+
+/** The outcome of one exercise. "timeout" and "error" come from the runner. */
+export interface ExerciseResult {
+  id: string;
+  title: string;
+  chapter: string;
+  file: string;
+  points: number;
+  earned: number;
+  status: "passed" | "partial" | "failed" | "not-attempted" | "timeout" | "error";
+  checks: CheckResult[];
+  /** Why the whole exercise failed (timeout, missing export, …). */
+  message?: string;
+}
+
+/** Runs every check of `exercise` on `impl`; never throws. */
+export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>, impl: unknown): Promise<ExerciseResult> {
+  const base = { id: exercise.id, title: exercise.title, chapter: exercise.chapter, file: exercise.file, points: totalPoints(exercise) };
+  if (typeof impl !== "function") {
+    return { ...base, earned: 0, status: "failed", checks: [], message: `${exercise.file} does not export a function named ${exercise.exportName}` };
+  }
+  const checks: CheckResult[] = [];
+  for (const check of exercise.checks) {
+    try {
+      await check.run(impl as F);
+      checks.push({ name: check.name, points: check.points, earned: check.points, status: "passed" });
+    } catch (err) {
+      if (isNotImplemented(err)) {
+        checks.push({ name: check.name, points: check.points, earned: 0, status: "not-attempted" });
+      } else {
+        const report: FailureReport = (err as { report?: FailureReport })?.report ?? {
+          detail: `the check crashed: ${(err as Error)?.name ?? "Error"}: ${(err as Error)?.message ?? String(err)}`,
+        };
+        checks.push({ name: check.name, points: check.points, earned: 0, status: "failed", report });
+      }
+    }
+  }
+  const earned = checks.reduce((s, c) => s + c.earned, 0);
+  const status: ExerciseResult["status"] = checks.every((c) => c.status === "not-attempted")
+    ? "not-attempted"
+    : earned === base.points ? "passed" : earned > 0 ? "partial" : "failed";
+  return { ...base, earned, status, checks };
+}

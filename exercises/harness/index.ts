@@ -1,0 +1,10 @@
+/**
+ * The grading harness: what stubs and graders import. Browser-safe (no Node
+ * built-ins), so the page boxes can read exercise metadata.
+ */
+export { NotImplementedError, notImplemented, CheckFailure, isNotImplemented, type FailureReport } from "./errors.js";
+export { defineExercise, totalPoints, type Exercise, type Check, type AnyFunction } from "./define.js";
+export { expectCall, expectSame, expectThrows, callSafely, fail, property, type ExpectOptions, type PropertyOptions } from "./expect.js";
+export { firstDifference, formatTolerance, type Tolerance, type CompareOptions } from "./compare.js";
+export { formatValue, formatCall, typeName } from "./format.js";
+export { gradeExercise, type ExerciseResult, type CheckResult } from "./grade.js";

@@ -1,0 +1,42 @@
+/**
+ * The course's chapter map, in reading order: the single source for the home
+ * page, the site navigation (observablehq.config.ts) and the scorecard.
+ *
+ * `status: "written"` chapters have a page `src/<slug>.md`, a `lib/<slug>/`
+ * and exercises; "coming" chapters are listed on the home page only.
+ */
+
+/** One chapter of the course. */
+export interface Chapter {
+  /** 1-based position; exercise ids start with it ("1.2"). */
+  number: number;
+  /** Folder and file name in src/, lib/, exercises/. */
+  slug: string;
+  title: string;
+  /** One sentence shown on the home page. */
+  summary: string;
+  status: "written" | "coming";
+}
+
+/** Every chapter of the course, in order. */
+export const CHAPTERS: readonly Chapter[] = [
+  { number: 1, slug: "precision", title: "Precision formats", summary: "fp32, fp16, bf16, tf32 and fp8: bits, range, rounding, and why accumulation needs more precision than storage.", status: "coming" },
+  { number: 2, slug: "memory", title: "Memory budget", summary: "Parameters, gradients, optimizer states and activations, per GPU, from a real config.json.", status: "coming" },
+  { number: 3, slug: "accumulation-checkpointing", title: "Gradient accumulation and checkpointing", summary: "Larger batches without more memory, and trading compute for activation memory.", status: "coming" },
+  { number: 4, slug: "amp", title: "Mixed precision (AMP)", summary: "fp32 master weights, loss scaling and GradScaler, step by step on a model that trains.", status: "coming" },
+  { number: 5, slug: "data-parallel", title: "Data parallelism (DP, DDP)", summary: "Collectives, ring all-reduce, parameter servers, and DDP's bucketed overlap.", status: "coming" },
+  { number: 6, slug: "tensor-parallel", title: "Tensor parallelism", summary: "Megatron-LM's column and row parallel layers and their communication.", status: "coming" },
+  { number: 7, slug: "pipeline-parallel", title: "Pipeline parallelism", summary: "GPipe, 1F1B and interleaved schedules, and the bubble.", status: "coming" },
+  { number: 8, slug: "zero", title: "ZeRO and FSDP", summary: "Sharding optimizer states, gradients and parameters across data-parallel ranks.", status: "coming" },
+  { number: 9, slug: "offload", title: "Offload (ZeRO-Offload, Gemini)", summary: "Using CPU memory for optimizer states and parameters, statically or with a chunk manager.", status: "coming" },
+  { number: 10, slug: "flash-attention", title: "FlashAttention", summary: "Tiled attention with the online softmax: exact, and far less slow-memory traffic.", status: "coming" },
+  { number: 11, slug: "sophia", title: "The Sophia optimizer", summary: "A clipped diagonal second-order optimizer, against AdamW.", status: "coming" },
+  { number: 12, slug: "plan", title: "Planning a training run", summary: "Putting it together: choosing parallelism, precision and memory savings for a model and a cluster.", status: "coming" },
+];
+
+/** The chapter with this slug; throws `unknown chapter "<slug>"` otherwise. */
+export function chapterBySlug(slug: string): Chapter {
+  const c = CHAPTERS.find((ch) => ch.slug === slug);
+  if (!c) throw new Error(`unknown chapter "${slug}"; chapters: ${CHAPTERS.map((ch) => ch.slug).join(", ")}`);
+  return c;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// Library tests live beside their modules (lib/**/*.test.ts) or in test/.
+// Files under exercises/ named *.test.ts are graders, not vitest suites: they
+// are run by the grading harness and proved by test/graders.test.ts.
+export default defineConfig({
+  test: {
+    include: ["lib/**/*.test.ts", "test/**/*.test.ts"],
+    exclude: ["node_modules/**", "dist/**", "src/**", "test/e2e/**"],
+    testTimeout: 60_000,
+    pool: "forks",
+  },
+});
