@@ -5,6 +5,8 @@ import { CHAPTERS } from "./lib/chapters.js";
 // no npm: imports; every import resolves to node_modules or src/.
 export default {
   root: "src",
+  // COURSE_OUT lets a check build into a private folder while another build runs.
+  output: process.env.COURSE_OUT ?? "dist",
   title: "How LLMs are trained",
   pages: CHAPTERS.filter((c) => c.status === "written").map((c) => ({ name: `${c.number}. ${c.title}`, path: `/${c.slug}` })),
   globalStylesheets: [],

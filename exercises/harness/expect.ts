@@ -73,7 +73,7 @@ export async function expectCall<F extends AnyFunction>(impl: F, args: Parameter
 /** Asserts that `impl(...args)` returns what `reference(...args)` returns (within `o.tol`). */
 export async function expectSame<F extends AnyFunction>(impl: F, reference: F, args: Parameters<F>, o: ExpectOptions = {}): Promise<Awaited<ReturnType<F>>> {
   const expected = await reference(...copy(args));
-  return expectCall(impl, args, expected, { name: o.name ?? reference.name, ...o });
+  return expectCall(impl, args, expected, o);
 }
 
 /** Asserts that `impl(...args)` throws (an Error whose message matches `pattern`, when given). */

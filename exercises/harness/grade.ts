@@ -27,6 +27,8 @@ export interface ExerciseResult {
   checks: CheckResult[];
   /** Why the whole exercise failed (timeout, missing export, …). */
   message?: string;
+  /** What the student's code printed while graded (first 2,000 characters). */
+  output?: string;
 }
 
 /** Runs every check of `exercise` on `impl`; never throws. */
@@ -35,10 +37,13 @@ export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>
   if (typeof impl !== "function") {
     return { ...base, earned: 0, status: "failed", checks: [], message: `${exercise.file} does not export a function named ${exercise.exportName}` };
   }
+  // Messages show calls under the exercise's name (roundToBf16(…)), whatever the implementation is called.
+  const f = impl as F;
+  const named = { [exercise.exportName]: (...args: Parameters<F>) => f(...args) }[exercise.exportName] as F;
   const checks: CheckResult[] = [];
   for (const check of exercise.checks) {
     try {
-      await check.run(impl as F);
+      await check.run(named);
       checks.push({ name: check.name, points: check.points, earned: check.points, status: "passed" });
     } catch (err) {
       if (isNotImplemented(err)) {

@@ -1,0 +1,89 @@
+/**
+ * The student's grading command.
+ *
+ *   npm test exercises [chapter|id …] [-- --watch]
+ *   npm run grade -- [chapter|id …] [--format text|json|gradescope|junit] [--out FILE] [--graders DIR] [--timeout MS]
+ *
+ * Exit status: 0 when no attempted exercise lost points (a fresh checkout,
+ * where nothing is attempted, passes), 1 when one did, 2 on a usage error.
+ */
+import { parseArgs } from "node:util";
+import { watch, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CHAPTERS } from "../lib/chapters.js";
+import { loadGraders, ROOT, type LoadedGrader } from "./harness/discover.js";
+import { runGraders } from "./harness/runner.js";
+import { formatScorecard, toGradescope, toJUnit } from "./harness/scorecard.js";
+
+function usage(message: string): never {
+  console.error(`${message}\nusage: npm test exercises [chapter|id …] [-- --watch]\n       npm run grade -- [chapter|id …] [--format text|json|gradescope|junit] [--out FILE] [--graders DIR] [--timeout MS]\nchapters: ${CHAPTERS.map((c) => c.slug).join(", ")}`);
+  process.exit(2);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      watch: { type: "boolean", default: false },
+      format: { type: "string", default: "text" },
+      out: { type: "string" },
+      graders: { type: "string", multiple: true, default: [] },
+      timeout: { type: "string", default: "10000" },
+    },
+  });
+} catch (err) {
+  usage((err as Error).message);
+}
+const { values, positionals } = parsed;
+const formats = ["text", "json", "gradescope", "junit"];
+if (!formats.includes(values.format!)) usage(`--format must be one of ${formats.join(", ")}, got "${values.format}"`);
+const timeoutMs = Number(values.timeout);
+if (!Number.isInteger(timeoutMs) || timeoutMs < 100) usage(`--timeout must be an integer number of milliseconds >= 100, got "${values.timeout}"`);
+
+/** Keeps the graders that match a filter: a chapter slug, a chapter number, or an exercise id. */
+function select(all: LoadedGrader[], filters: string[]): LoadedGrader[] {
+  if (filters.length === 0) return all;
+  for (const f of filters) {
+    const known = CHAPTERS.some((c) => c.slug === f || String(c.number) === f) || all.some((g) => g.exercise.id === f);
+    if (!known) usage(`unknown chapter or exercise "${f}"`);
+  }
+  return all.filter(({ exercise: e }) =>
+    filters.some((f) => e.chapter === f || e.id === f || String(CHAPTERS.find((c) => c.slug === e.chapter)?.number) === f));
+}
+
+async function gradeOnce(): Promise<number> {
+  const graders = select(await loadGraders(values.graders), positionals);
+  if (graders.length === 0) {
+    console.log(`No exercises yet for ${positionals.join(", ")}.`);
+    return 0;
+  }
+  const results = await runGraders(graders, { timeoutMs });
+  const rendered =
+    values.format === "gradescope" ? JSON.stringify(toGradescope(results), null, 2)
+    : values.format === "junit" ? toJUnit(results)
+    : values.format === "json" ? JSON.stringify(results, null, 2)
+    : formatScorecard(results);
+  if (values.out) {
+    writeFileSync(values.out, rendered);
+    console.log(formatScorecard(results));
+    console.log(`\nwrote ${values.format} results to ${values.out}`);
+  } else console.log(rendered);
+  return results.some((r) => r.status !== "passed" && r.status !== "not-attempted") ? 1 : 0;
+}
+
+const code = await gradeOnce();
+if (!values.watch) process.exit(code);
+
+console.log("\nwatching exercises/ — save a file to grade again (Ctrl-C to stop)");
+let timer: NodeJS.Timeout | undefined;
+watch(join(ROOT, "exercises"), { recursive: true }, (_event, file) => {
+  if (!file || !String(file).endsWith(".ts")) return;
+  clearTimeout(timer);
+  timer = setTimeout(async () => {
+    console.clear();
+    // Each run grades in fresh workers, so edited stubs are re-imported.
+    await gradeOnce();
+    console.log("\nwatching exercises/ — save a file to grade again (Ctrl-C to stop)");
+  }, 200);
+});

@@ -1,0 +1,63 @@
+/**
+ * Runs graders in worker threads with a deadline, a few at a time, and never
+ * fails as a whole: an exercise whose code throws, hangs or crashes the worker
+ * gets a result with a reason and zero points.
+ */
+import { Worker } from "node:worker_threads";
+import { fileURLToPath } from "node:url";
+import { totalPoints } from "./define.js";
+import type { ExerciseResult } from "./grade.js";
+import type { LoadedGrader } from "./discover.js";
+import type { Target } from "./worker.js";
+
+const WORKER = fileURLToPath(new URL("./worker-entry.mjs", import.meta.url));
+
+/** Options of {@link runGraders}. */
+export interface RunOptions {
+  /** Per-exercise deadline in ms (default 10,000). */
+  timeoutMs?: number;
+  /** Exercises graded at once (default 2, the cores of a small machine). */
+  concurrency?: number;
+  target?: Target;
+}
+
+/** Grades one exercise in a fresh worker; resolves with a result whatever happens. */
+export function runInWorker(g: LoadedGrader, target: Target = { kind: "stub" }, timeoutMs = 10_000): Promise<ExerciseResult> {
+  const e = g.exercise;
+  const base = { id: e.id, title: e.title, chapter: e.chapter, file: e.file, points: totalPoints(e), earned: 0, checks: [] };
+  return new Promise((resolve) => {
+    const worker = new Worker(WORKER, { workerData: { graderFile: g.graderFile, target }, stdout: true, stderr: true });
+    let done = false;
+    let printed = "";
+    const keep = (chunk: Buffer) => { if (printed.length < 2000) printed += chunk.toString(); };
+    worker.stdout.on("data", keep);
+    worker.stderr.on("data", keep);
+    const finish = (r: ExerciseResult) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(printed.trim() ? { ...r, output: printed.trim().slice(0, 2000) } : r);
+    };
+    const timer = setTimeout(() => finish({ ...base, status: "timeout", message: `stopped after ${timeoutMs / 1000} s: does your code loop forever (a loop whose condition never changes, or a recursion without a base case)?` }), timeoutMs);
+    worker.on("message", (m: { ok: boolean; result?: ExerciseResult; error?: string }) => {
+      finish(m.ok && m.result ? m.result : { ...base, status: "error", message: `the grader crashed: ${m.error}` });
+    });
+    worker.on("error", (err) => finish({ ...base, status: "error", message: `your code crashed the grader: ${err.message}` }));
+    worker.on("exit", (code) => finish({ ...base, status: "error", message: `the grading worker exited with code ${code} (out of memory, or process.exit in your code?)` }));
+  });
+}
+
+/** Grades every exercise of `graders`, `concurrency` at a time, in the order given. */
+export async function runGraders(graders: LoadedGrader[], o: RunOptions = {}): Promise<ExerciseResult[]> {
+  const results: ExerciseResult[] = new Array(graders.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < graders.length) {
+      const i = next++;
+      results[i] = await runInWorker(graders[i], o.target, o.timeoutMs ?? 10_000);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 2) }, lane));
+  return results;
+}

@@ -1,0 +1,85 @@
+/**
+ * Renders results: the text scorecard for students, Gradescope's
+ * results.json and JUnit XML for autograders.
+ */
+import { CHAPTERS } from "../../lib/chapters.js";
+import type { FailureReport } from "./errors.js";
+import type { ExerciseResult } from "./grade.js";
+
+const color = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code: number) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+const green = paint(32), red = paint(31), dim = paint(2), bold = paint(1), yellow = paint(33);
+
+const MARK: Record<ExerciseResult["status"], string> = { passed: "✓", partial: "✗", failed: "✗", "not-attempted": "·", timeout: "✗", error: "✗" };
+
+function leader(left: string, right: string, width = 64): string {
+  const dots = Math.max(3, width - left.length - right.length);
+  return `${left} ${dim(".".repeat(dots))} ${right}`;
+}
+
+function reportLines(r: FailureReport, indent: string): string[] {
+  const out: string[] = [];
+  if (r.call) out.push(`${indent}${r.call}`);
+  if (r.detail) out.push(`${indent}  ${r.detail}`);
+  if (r.expected !== undefined) out.push(`${indent}  expected ${r.expected}`);
+  if (r.received !== undefined) out.push(`${indent}  received ${r.received}`);
+  if (r.tolerance) out.push(`${indent}  tolerance ${r.tolerance}`);
+  if (r.hint) out.push(`${indent}  ${yellow("hint:")} ${r.hint}`);
+  return out;
+}
+
+/** The student's scorecard: per exercise, per chapter, and the total. */
+export function formatScorecard(results: ExerciseResult[]): string {
+  const lines: string[] = [];
+  let total = 0, max = 0;
+  const count = { passed: 0, failed: 0, notAttempted: 0 };
+  const chapters = [...new Set(results.map((r) => r.chapter))];
+  for (const slug of chapters) {
+    const rs = results.filter((r) => r.chapter === slug);
+    const ch = CHAPTERS.find((c) => c.slug === slug);
+    const earned = rs.reduce((s, r) => s + r.earned, 0), points = rs.reduce((s, r) => s + r.points, 0);
+    total += earned; max += points;
+    lines.push("", bold(leader(`Chapter ${ch?.number ?? "?"} · ${slug}`, `${earned}/${points}`)));
+    for (const r of rs) {
+      const mark = r.status === "passed" ? green(MARK[r.status]) : r.status === "not-attempted" ? dim(MARK[r.status]) : red(MARK[r.status]);
+      const right = r.status === "not-attempted" ? `not attempted ${r.earned}/${r.points}` : r.status === "timeout" ? `timed out ${r.earned}/${r.points}` : `${r.earned}/${r.points}`;
+      lines.push(`  ${mark} ${leader(`${r.id} ${r.title}`, right, 60)}`);
+      if (r.status === "passed") { count.passed++; continue; }
+      if (r.status === "not-attempted") { count.notAttempted++; lines.push(dim(`      ${r.file}: replace notImplemented("${r.id}") with your code`)); continue; }
+      count.failed++;
+      if (r.message) lines.push(`      ${r.message}`);
+      for (const c of r.checks) {
+        if (c.status === "passed") { lines.push(dim(`      ✓ ${c.name} (${c.points})`)); continue; }
+        lines.push(`      ✗ ${c.name} (0/${c.points})${c.status === "not-attempted" ? " — still throws notImplemented" : ""}`);
+        if (c.report) lines.push(...reportLines(c.report, "          "));
+      }
+      if (r.output) lines.push(dim(`      your code printed:\n${r.output.split("\n").slice(0, 10).map((l) => `        ${l}`).join("\n")}`));
+    }
+  }
+  lines.push("", bold(`Total ${total}/${max} points`) + ` · ${count.passed} passed, ${count.failed} failed, ${count.notAttempted} not attempted`);
+  return lines.join("\n");
+}
+
+/** Gradescope's results.json (one test per check; exercise-level failures as one test). */
+export function toGradescope(results: ExerciseResult[]): object {
+  const tests = results.flatMap((r) =>
+    r.checks.length
+      ? r.checks.map((c) => ({ name: `${r.id} ${r.title}: ${c.name}`, score: c.earned, max_score: c.points, status: c.status === "passed" ? "passed" : "failed", output: c.report ? reportLines(c.report, "").join("\n") : c.status === "not-attempted" ? "not attempted" : "" }))
+      : [{ name: `${r.id} ${r.title}`, score: 0, max_score: r.points, status: "failed", output: r.message ?? r.status }],
+  );
+  return { score: results.reduce((s, r) => s + r.earned, 0), max_score: results.reduce((s, r) => s + r.points, 0), tests };
+}
+
+const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
+
+/** JUnit XML: one testsuite per chapter, one testcase per check. */
+export function toJUnit(results: ExerciseResult[]): string {
+  const suites = [...new Set(results.map((r) => r.chapter))].map((slug) => {
+    const rs = results.filter((r) => r.chapter === slug);
+    const cases = rs.flatMap((r) => (r.checks.length ? r.checks.map((c) => ({ r, name: c.name, ok: c.status === "passed", skipped: c.status === "not-attempted", msg: c.report ? reportLines(c.report, "").join("\n") : "" })) : [{ r, name: "load", ok: false, skipped: false, msg: r.message ?? r.status }]));
+    const failures = cases.filter((c) => !c.ok && !c.skipped).length, skipped = cases.filter((c) => c.skipped).length;
+    const body = cases.map((c) => `    <testcase classname="${xml(`${c.r.id} ${c.r.title}`)}" name="${xml(c.name)}">${c.skipped ? "<skipped/>" : c.ok ? "" : `<failure message="${xml(c.msg.split("\n")[0] ?? "")}">${xml(c.msg)}</failure>`}</testcase>`);
+    return `  <testsuite name="${xml(slug)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${body.join("\n")}\n  </testsuite>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join("\n")}\n</testsuites>\n`;
+}

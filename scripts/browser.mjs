@@ -1,0 +1,104 @@
+// Shared browser machinery for the page checks (check-page.mjs) and the e2e
+// run (e2e.mjs): build the site, serve a folder on 127.0.0.1, open pages in
+// headless Chromium and collect what went wrong.
+import { spawnSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { join, extname, normalize } from "node:path";
+import { chromium } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"];
+
+/** Builds the site into `outDir` (fresh loader cache so pages match lib). Throws on failure. */
+export function buildSite(outDir = "dist", { quiet = true } = {}) {
+  rmSync(outDir, { recursive: true, force: true });
+  rmSync("src/.observablehq/cache", { recursive: true, force: true });
+  const r = spawnSync("npx", ["observable", "build"], { env: { ...process.env, COURSE_OUT: outDir }, encoding: "utf8", stdio: quiet ? "pipe" : "inherit" });
+  if (r.status !== 0) throw new Error(`observable build failed (exit ${r.status}):\n${(r.stdout ?? "").slice(-4000)}\n${(r.stderr ?? "").slice(-4000)}`);
+  return r.stdout ?? "";
+}
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".txt": "text/plain", ".csv": "text/csv", ".woff2": "font/woff2" };
+
+/** Serves `root` on 127.0.0.1 (random port), resolving extensionless links to .html. */
+export async function serve(root) {
+  const server = createServer(async (req, res) => {
+    try {
+      let p = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+      let file = join(root, p);
+      if (p.endsWith("/")) file = join(file, "index.html");
+      else if (!extname(p) && existsSync(file + ".html")) file += ".html";
+      const s = await stat(file);
+      if (!s.isFile()) throw new Error("not a file");
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+      res.end(await readFile(file));
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("not found");
+    }
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Launches headless Chromium (Debian's, via playwright-core). */
+export async function launch() {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+}
+
+/**
+ * Opens `url`, waits until every cell has settled (no loading indicators, all
+ * data-check outputs decided) and returns the problems found.
+ */
+export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000 } = {}) {
+  const origin = new URL(url).origin;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const consoleErrors = [];
+  const outside = [];
+  page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+  page.on("pageerror", (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  await page.route("**/*", (route) => {
+    const u = route.request().url();
+    if (u.startsWith(origin) || u.startsWith("data:") || u.startsWith("blob:")) return route.continue();
+    outside.push(u);
+    return route.abort();
+  });
+  const response = await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
+  const status = response?.status() ?? 0;
+  const deadline = Date.now() + timeoutMs;
+  let settled = false;
+  while (Date.now() < deadline) {
+    settled = await page.evaluate(() => {
+      const loading = document.querySelectorAll("observablehq-loading, .observablehq--loading").length;
+      const pending = [...document.querySelectorAll("[data-check]")].filter((e) => !["true", "false"].includes(e.getAttribute("data-pass") ?? "")).length;
+      return loading === 0 && pending === 0;
+    });
+    if (settled) break;
+    await page.waitForTimeout(250);
+  }
+  await page.waitForTimeout(300);
+  const { cellErrors, checks, title } = await page.evaluate(() => ({
+    title: document.title,
+    cellErrors: [...document.querySelectorAll(".observablehq--error")].map((e) => e.textContent?.trim().slice(0, 500) ?? ""),
+    checks: [...document.querySelectorAll("[data-check]")].map((e) => ({ name: e.getAttribute("data-check"), pass: e.getAttribute("data-pass"), text: e.textContent?.trim().slice(0, 300) })),
+  }));
+  if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+  await page.close();
+  return { url, status, title, settled, cellErrors, consoleErrors, outside, checks };
+}
+
+/** Human-readable list of problems of a checkPage result (empty when the page is clean). */
+export function problemsOf(r) {
+  const p = [];
+  if (r.status !== 200) p.push(`HTTP ${r.status}`);
+  if (!r.settled) p.push("cells still loading after the time-out");
+  for (const e of r.cellErrors) p.push(`cell error: ${e}`);
+  for (const e of r.consoleErrors) p.push(`console error: ${e}`);
+  for (const u of r.outside) p.push(`request to another origin: ${u}`);
+  for (const c of r.checks) if (c.pass !== "true") p.push(`data-check ${c.name} did not pass: ${c.text}`);
+  return p;
+}

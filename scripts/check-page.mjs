@@ -1,0 +1,33 @@
+// Usage: node scripts/check-page.mjs <slug> [<slug> …]
+// Builds the site into a private folder, opens each page in headless Chromium,
+// prints cell errors, console errors, outside requests and data-checks, and
+// writes a full-page screenshot to /tmp/page-<slug>.png. Exit 1 on a problem.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSite, serve, launch, checkPage, problemsOf } from "./browser.mjs";
+
+const slugs = process.argv.slice(2);
+if (slugs.length === 0) { console.error("usage: node scripts/check-page.mjs <slug> [<slug> …]   (use index for the home page)"); process.exit(2); }
+const out = mkdtempSync(join(tmpdir(), "course-site-"));
+try {
+  console.log(`building into ${out} …`);
+  buildSite(out);
+  const server = await serve(out);
+  const browser = await launch();
+  let bad = 0;
+  for (const slug of slugs) {
+    const shot = `/tmp/page-${slug}.png`;
+    const r = await checkPage(browser, `${server.url}/${slug === "index" ? "" : slug}`, { screenshot: shot });
+    const problems = problemsOf(r);
+    console.log(`\n${slug}: "${r.title}" ${problems.length ? "PROBLEMS" : "clean"} · screenshot ${shot}`);
+    for (const c of r.checks) console.log(`  data-check ${c.name}: ${c.pass} — ${c.text}`);
+    for (const p of problems) console.log(`  ✗ ${p}`);
+    bad += problems.length ? 1 : 0;
+  }
+  await browser.close();
+  await server.close();
+  process.exitCode = bad ? 1 : 0;
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}

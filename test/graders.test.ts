@@ -1,0 +1,64 @@
+// Proves every grader: the lib reference earns full marks, every mutant loses
+// points, and the untouched stub is "not attempted". A grader that cannot
+// fail, or that fails the reference, is a defect caught here.
+import { describe, it, expect } from "vitest";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { findGraderFiles, loadGrader, loadMutants, mutantsFileOf, ROOT } from "../exercises/harness/discover.js";
+import { gradeExercise, totalPoints } from "../exercises/harness/index.js";
+import { CHAPTERS } from "../lib/chapters.js";
+
+const files = findGraderFiles();
+
+describe("graders", () => {
+  it("findGraderFiles() finds the course's graders", () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  it("exercise ids are unique and start with their chapter's number", async () => {
+    const ids = new Set<string>();
+    for (const f of files) {
+      const { exercise } = await loadGrader(f);
+      const chapter = CHAPTERS.find((c) => c.slug === exercise.chapter);
+      expect(chapter, `${f}: unknown chapter ${exercise.chapter}`).toBeDefined();
+      expect(exercise.id.split(".")[0], `${f}: id ${exercise.id}`).toBe(String(chapter!.number));
+      expect(ids.has(exercise.id), `duplicate id ${exercise.id}`).toBe(false);
+      ids.add(exercise.id);
+      expect(f.startsWith(resolve(ROOT, "exercises", exercise.chapter)), `${f} lives outside exercises/${exercise.chapter}/`).toBe(true);
+    }
+  });
+
+  for (const file of files) {
+    const name = file.slice(ROOT.length + 1);
+    describe(name, () => {
+      it("the lib reference earns full marks", async () => {
+        const { exercise } = await loadGrader(file);
+        const r = await gradeExercise(exercise, exercise.reference);
+        const failed = r.checks.filter((c) => c.status !== "passed").map((c) => `${c.name}: ${JSON.stringify(c.report)}`);
+        expect(failed, "checks the reference fails").toEqual([]);
+        expect(r.earned).toBe(totalPoints(exercise));
+      });
+
+      it("the stub exports the function and is not attempted", async () => {
+        const { exercise } = await loadGrader(file);
+        const stubFile = resolve(ROOT, exercise.file);
+        expect(existsSync(stubFile), `${exercise.file} exists`).toBe(true);
+        const mod = await import(pathToFileURL(stubFile).href);
+        expect(typeof mod[exercise.exportName], `${exercise.file} exports ${exercise.exportName}`).toBe("function");
+        const r = await gradeExercise(exercise, mod[exercise.exportName]);
+        expect(r.status).toBe("not-attempted");
+      });
+
+      it("has at least one mutant, and every mutant loses points", async () => {
+        const { exercise } = await loadGrader(file);
+        const mutants = await loadMutants(file);
+        expect(Object.keys(mutants).length, `mutants in ${mutantsFileOf(file).slice(ROOT.length + 1)}`).toBeGreaterThan(0);
+        for (const [what, impl] of Object.entries(mutants)) {
+          const r = await gradeExercise(exercise, impl);
+          expect(r.earned, `mutant "${what}" earned full marks: the grader cannot catch this mistake`).toBeLessThan(totalPoints(exercise));
+        }
+      });
+    });
+  }
+});
