@@ -73,9 +73,8 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000 
   let settled = false;
   while (Date.now() < deadline) {
     settled = await page.evaluate(() => {
-      const loading = document.querySelectorAll("observablehq-loading, .observablehq--loading").length;
-      const pending = [...document.querySelectorAll("[data-check]")].filter((e) => !["true", "false"].includes(e.getAttribute("data-pass") ?? "")).length;
-      return loading === 0 && pending === 0;
+      // A cell still computing shows a loading indicator; a data-check output is decided when its cell has run.
+      return document.querySelectorAll("observablehq-loading, .observablehq--loading").length === 0;
     });
     if (settled) break;
     await page.waitForTimeout(250);
@@ -99,6 +98,6 @@ export function problemsOf(r) {
   for (const e of r.cellErrors) p.push(`cell error: ${e}`);
   for (const e of r.consoleErrors) p.push(`console error: ${e}`);
   for (const u of r.outside) p.push(`request to another origin: ${u}`);
-  for (const c of r.checks) if (c.pass !== "true") p.push(`data-check ${c.name} did not pass: ${c.text}`);
+  for (const c of r.checks) if (c.pass !== "true") p.push(`data-check ${c.name} did not pass (data-pass="${c.pass}"; it must be the string "true"): ${c.text}`);
   return p;
 }
