@@ -1,0 +1,16 @@
+/**
+ * Chapter 10, FlashAttention: reference attention, FlashAttention's
+ * Algorithm 1 with slow-memory counters, its backward pass, and gpu.js
+ * kernels (the kernels live in their own modules, `standardAttentionKernels.js`
+ * and `flashAttentionKernel.js`, so that pages load gpu.js only when needed).
+ */
+export { type AttentionShape, type AttentionOptions, type ResolvedAttention, resolveAttention, resolveQKV } from "./shape.js";
+export { type CausalAlignment, isCausalAllowed, causalMaskRows } from "./isCausalAllowed.js";
+export { logsumexp } from "./logsumexp.js";
+export { mulberry32, randomTensor } from "./random.js";
+export { flashBlockSizes } from "./flashBlockSizes.js";
+export { type IoCount, ioCount, checkBytes, standardAttentionIO, flashAttentionIO, flashAttention2IO } from "./ioCounts.js";
+export { type AttentionResult, type ReferenceOptions, referenceAttention } from "./referenceAttention.js";
+export { type TileState, type TileInput, flashTileStep } from "./flashTileStep.js";
+export { type FlashOptions, type FlashResult, type TraceStep, flashAttentionForward } from "./flashAttentionForward.js";
+export { maxAbsDiff } from "./testUtil.js";
