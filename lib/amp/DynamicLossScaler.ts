@@ -1,0 +1,148 @@
+/**
+ * DeepSpeed's loss scalers (deepspeed/runtime/fp16/loss_scaler.py): the
+ * dynamic one with hysteresis, and the static one used when `loss_scale > 0`.
+ */
+
+/** Options of {@link DynamicLossScaler}, with DeepSpeed's constructor argument names in the comments. */
+export interface DynamicLossScalerOptions {
+  /** `init_scale`: the first scale, e.g. 2^initial_scale_power. */
+  initScale: number;
+  /** `scale_window`: overflow-free iterations between doublings; integer >= 1. */
+  scaleWindow: number;
+  /** `min_scale`: the floor of the scale, > 0. */
+  minScale: number;
+  /** `delayed_shift` (config key `hysteresis`): overflows tolerated before the scale drops; integer >= 1. */
+  delayedShift: number;
+  /** `consecutive_hysteresis`: refill the hysteresis after every overflow-free iteration (else only at growth). */
+  consecutiveHysteresis: boolean;
+  /** `raise_error_at_min_scale`: throw when an overflow arrives with the scale already at `minScale`. Default true. */
+  raiseErrorAtMinScale?: boolean;
+  /** `scale_factor`: fixed at 2.0 in DeepSpeed; exposed for the figures. Must be > 1. */
+  scaleFactor?: number;
+}
+
+/** The mutable state of a {@link DynamicLossScaler}, as DeepSpeed's attributes. */
+export interface DynamicLossScalerState {
+  curScale: number;
+  curIter: number;
+  lastOverflowIter: number;
+  curHysteresis: number;
+}
+
+/** DeepSpeed's message when the scale cannot go lower. */
+export const MIN_SCALE_ERROR = "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.";
+
+/**
+ * Checks DynamicLossScaler options; throws a RangeError naming the field.
+ * @throws {RangeError} e.g. `scaleWindow must be an integer >= 1, got -5`
+ */
+export function validateDynamicLossScalerOptions(o: DynamicLossScalerOptions): void {
+  if (!(o.initScale > 0 && Number.isFinite(o.initScale))) throw new RangeError(`initScale must be a positive finite number, got ${o.initScale}`);
+  if (!(Number.isInteger(o.scaleWindow) && o.scaleWindow >= 1)) throw new RangeError(`scaleWindow must be an integer >= 1, got ${o.scaleWindow}`);
+  if (!(o.minScale > 0 && Number.isFinite(o.minScale))) throw new RangeError(`minScale must be a positive finite number, got ${o.minScale}`);
+  if (!(Number.isInteger(o.delayedShift) && o.delayedShift >= 1)) throw new RangeError(`delayedShift (hysteresis) must be an integer >= 1, got ${o.delayedShift}`);
+  const f = o.scaleFactor ?? 2;
+  if (!(f > 1 && Number.isFinite(f))) throw new RangeError(`scaleFactor must be a finite number > 1, got ${f}`);
+}
+
+/**
+ * One `DynamicLossScaler.update_scale(overflow)`, as a pure function.
+ *
+ * Overflow: if `delayedShift == 1` or `curHysteresis == 1`, the scale halves
+ * (floored at `minScale`; if it already equals `minScale` and
+ * `raiseErrorAtMinScale`, throws); otherwise only `curHysteresis` decreases.
+ * Either way `lastOverflowIter ← curIter`.
+ * No overflow: with `consecutiveHysteresis`, `curHysteresis ← delayedShift`;
+ * `stable = curIter − lastOverflowIter − 1`; if `stable > 0` and
+ * `stable % scaleWindow == 0`, the scale doubles (and, without
+ * consecutiveHysteresis, the hysteresis refills). Finally `curIter += 1`.
+ *
+ * @param state `{curScale, curIter, lastOverflowIter, curHysteresis}`
+ * @param overflow whether this iteration's gradients had an inf/NaN
+ * @param options the scaler's options
+ * @returns the next state (the input is not modified)
+ * @throws {Error} {@link MIN_SCALE_ERROR} when the scale is already at the minimum
+ * @example dynamicLossScaleUpdate({curScale: 65536, curIter: 0, lastOverflowIter: -1, curHysteresis: 2}, true, {initScale: 65536, scaleWindow: 100, minScale: 1, delayedShift: 2, consecutiveHysteresis: false})
+ * // {curScale: 65536, curIter: 1, lastOverflowIter: 0, curHysteresis: 1}: the first overflow only spends hysteresis
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/fp16/loss_scaler.py `DynamicLossScaler.update_scale`
+ */
+export function dynamicLossScaleUpdate(state: DynamicLossScalerState, overflow: boolean, options: DynamicLossScalerOptions): DynamicLossScalerState {
+  const s = { ...state };
+  const factor = options.scaleFactor ?? 2;
+  const raise = options.raiseErrorAtMinScale ?? true;
+  if (overflow) {
+    if (options.delayedShift === 1 || s.curHysteresis === 1) {
+      if (s.curScale === options.minScale && raise) throw new Error(MIN_SCALE_ERROR);
+      s.curScale = Math.max(s.curScale / factor, options.minScale);
+    } else {
+      s.curHysteresis -= 1;
+    }
+    s.lastOverflowIter = s.curIter;
+  } else {
+    if (options.consecutiveHysteresis) s.curHysteresis = options.delayedShift;
+    const stable = s.curIter - s.lastOverflowIter - 1;
+    if (stable > 0 && stable % options.scaleWindow === 0) {
+      if (!options.consecutiveHysteresis) s.curHysteresis = options.delayedShift;
+      s.curScale *= factor;
+    }
+  }
+  s.curIter += 1;
+  return s;
+}
+
+/**
+ * DeepSpeed's dynamic loss scaler: halves the scale after `hysteresis`
+ * overflows, doubles it after `scaleWindow` overflow-free iterations.
+ * @example
+ * const s = new DynamicLossScaler({initScale: 2 ** 16, scaleWindow: 100, minScale: 1, delayedShift: 2, consecutiveHysteresis: false});
+ * s.updateScale(true); s.lossScale; // 65536 (hysteresis 2 → 1)
+ * s.updateScale(true); s.lossScale; // 32768
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/fp16/loss_scaler.py
+ */
+export class DynamicLossScaler {
+  readonly dynamic = true;
+  readonly options: Readonly<DynamicLossScalerOptions>;
+  state: DynamicLossScalerState;
+
+  /** @throws {RangeError} on invalid options (see {@link validateDynamicLossScalerOptions}) */
+  constructor(options: DynamicLossScalerOptions) {
+    validateDynamicLossScalerOptions(options);
+    this.options = Object.freeze({ ...options });
+    this.state = { curScale: options.initScale, curIter: 0, lastOverflowIter: -1, curHysteresis: options.delayedShift };
+  }
+
+  /** The current loss scale (DeepSpeed's `loss_scale` property). */
+  get lossScale(): number {
+    return this.state.curScale;
+  }
+
+  /** loss · lossScale (DeepSpeed's `scale_loss`). */
+  scaleLoss(loss: number): number {
+    return loss * this.state.curScale;
+  }
+
+  /** Applies {@link dynamicLossScaleUpdate}; throws {@link MIN_SCALE_ERROR} at the floor. */
+  updateScale(overflow: boolean): void {
+    this.state = dynamicLossScaleUpdate(this.state, overflow, this.options);
+  }
+}
+
+/**
+ * DeepSpeed's static `LossScaler`: a fixed scale (config `loss_scale > 0`);
+ * `updateScale` does nothing and overflow is never reported.
+ * @example new LossScaler(128).scaleLoss(0.5) // 64
+ */
+export class LossScaler {
+  readonly dynamic = false;
+  /** @throws {RangeError} `scale must be a positive finite number, got 0` */
+  constructor(readonly curScale: number = 1) {
+    if (!(curScale > 0 && Number.isFinite(curScale))) throw new RangeError(`scale must be a positive finite number, got ${curScale}`);
+  }
+  get lossScale(): number {
+    return this.curScale;
+  }
+  scaleLoss(loss: number): number {
+    return loss * this.curScale;
+  }
+  updateScale(_overflow: boolean): void {}
+}
