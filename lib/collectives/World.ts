@@ -1,0 +1,167 @@
+import { validateCostModel, type CostModel } from "./costModel.js";
+import { addChunk, type ReduceFn } from "./addChunk.js";
+
+/** What a message does on arrival: overwrite the receiver's range, or add into it. */
+export type MessageOp = "copy" | "reduce";
+
+/** The collective (or phase) a message belongs to; pages colour events by it. */
+export type CommKind = "reduce-scatter" | "all-gather" | "broadcast" | "reduce" | "push" | "pull" | "send";
+
+/** One message of one step: `length` elements of the sender's buffer at `offset` go to the receiver's buffer at `offset`. */
+export interface Message {
+  sender: number;
+  receiver: number;
+  /** Chunk index (see chunkBounds), or −1 when the message carries the whole buffer. */
+  chunk: number;
+  offset: number;
+  length: number;
+  op: MessageOp;
+}
+
+/** One message as it happened: when (seconds from the start), who, what, how many bytes. */
+export interface CommEvent {
+  step: number;
+  /** Start time in seconds. */
+  t: number;
+  /** End time in seconds (the whole step ends together). */
+  tEnd: number;
+  sender: number;
+  receiver: number;
+  /** Same as `sender`: the rank that spends the bytes (the house event shape `{t, rank, kind, bytes}`). */
+  rank: number;
+  chunk: number;
+  offset: number;
+  length: number;
+  bytes: number;
+  kind: CommKind;
+  op: MessageOp;
+}
+
+/** Options of a {@link World}. */
+export interface WorldOptions {
+  /** Bytes per element for the cost model (default 4: float32). */
+  bytesPerElement?: number;
+  /** Adds a received chunk into the local one (default: the CPU float32 add {@link addChunk}). */
+  reduce?: ReduceFn;
+  /** Per-rank link bandwidth overrides in bytes per second (e.g. the parameter server's link). */
+  bandwidthOverrides?: ReadonlyMap<number, number>;
+}
+
+/**
+ * A simulated group of P ranks: one Float32Array buffer and one clock per
+ * rank, and a log of every message. Collectives drive it with {@link World.step}:
+ * all messages of a step read their payload before any lands (they are
+ * simultaneous), then copy or add it into the receiver.
+ *
+ * Timing (α-β, full duplex): a step starts when its slowest participant's
+ * clock is free and lasts α + max over ranks of max(bytes out, bytes in) / B_rank.
+ *
+ * @example
+ * const w = new World([new Float32Array([1]), new Float32Array([2])], { alphaS: 0, bandwidthBytesPerS: 4 });
+ * w.step("send", [{ sender: 0, receiver: 1, chunk: -1, offset: 0, length: 1, op: "reduce" }]);
+ * w.buffers[1] // Float32Array [3]; w.clock // [1, 1]
+ */
+export class World {
+  readonly numRanks: number;
+  readonly numElements: number;
+  /** Each rank's buffer (copies of the inputs, changed by the steps). */
+  readonly buffers: Float32Array[];
+  /** Each rank's clock in seconds. */
+  readonly clock: number[];
+  readonly events: CommEvent[] = [];
+  readonly bytesSent: number[];
+  readonly bytesReceived: number[];
+  readonly cost: Required<CostModel>;
+  readonly bytesPerElement: number;
+  private readonly reduce: ReduceFn;
+  private readonly overrides: ReadonlyMap<number, number>;
+  private stepCount = 0;
+
+  /**
+   * @param buffers one buffer per rank, all the same length (copied)
+   * @param cost the α-β cost model
+   * @throws RangeError `buffers must hold one buffer per rank (numRanks >= 1), got 0 buffers`;
+   *   `buffers[2] has length 5, expected 7 (every rank's buffer must have the same length)`; and those of validateCostModel
+   */
+  constructor(buffers: readonly ArrayLike<number>[], cost: CostModel, options: WorldOptions = {}) {
+    this.cost = validateCostModel(cost);
+    this.buffers = copyBuffers(buffers, true);
+    this.numRanks = this.buffers.length;
+    this.numElements = this.buffers[0].length;
+    this.clock = new Array(this.numRanks).fill(0);
+    this.bytesSent = new Array(this.numRanks).fill(0);
+    this.bytesReceived = new Array(this.numRanks).fill(0);
+    this.bytesPerElement = options.bytesPerElement ?? 4;
+    if (!(this.bytesPerElement > 0)) throw new RangeError(`bytesPerElement must be a number > 0, got ${this.bytesPerElement}`);
+    this.reduce = options.reduce ?? addChunk;
+    this.overrides = options.bandwidthOverrides ?? new Map();
+  }
+
+  /** Bandwidth of a rank's link in bytes per second. */
+  bandwidthOf(rank: number): number {
+    return this.overrides.get(rank) ?? this.cost.bandwidthBytesPerS;
+  }
+
+  /** The current time: the latest clock. */
+  get timeS(): number {
+    return Math.max(0, ...this.clock);
+  }
+
+  /**
+   * Runs one step: every message reads its payload, then all land.
+   * Zero-length messages are skipped; a step with no message costs nothing.
+   * @returns the step's duration in seconds
+   */
+  step(kind: CommKind, messages: readonly Message[]): number {
+    const live = messages.filter((m) => m.length > 0);
+    if (live.length === 0) return 0;
+    const payloads = live.map((m) => this.buffers[m.sender].slice(m.offset, m.offset + m.length));
+    const out = new Array(this.numRanks).fill(0);
+    const inb = new Array(this.numRanks).fill(0);
+    const participants = new Set<number>();
+    for (const m of live) {
+      out[m.sender] += m.length * this.bytesPerElement;
+      inb[m.receiver] += m.length * this.bytesPerElement;
+      participants.add(m.sender).add(m.receiver);
+    }
+    let transferS = 0;
+    for (const r of participants) transferS = Math.max(transferS, Math.max(out[r], inb[r]) / this.bandwidthOf(r));
+    const t = Math.max(...[...participants].map((r) => this.clock[r]));
+    const tEnd = t + this.cost.alphaS + transferS;
+    live.forEach((m, i) => {
+      const dst = this.buffers[m.receiver];
+      if (m.op === "copy") dst.set(payloads[i], m.offset);
+      else dst.set(this.reduce(dst.subarray(m.offset, m.offset + m.length), payloads[i]), m.offset);
+      const bytes = m.length * this.bytesPerElement;
+      this.bytesSent[m.sender] += bytes;
+      this.bytesReceived[m.receiver] += bytes;
+      this.events.push({ step: this.stepCount, t, tEnd, sender: m.sender, receiver: m.receiver, rank: m.sender, chunk: m.chunk, offset: m.offset, length: m.length, bytes, kind, op: m.op });
+    });
+    for (const r of participants) this.clock[r] = tEnd;
+    this.stepCount++;
+    return tEnd - t;
+  }
+
+  /** Number of steps run so far (steps with no message are not counted). */
+  get numSteps(): number {
+    return this.stepCount;
+  }
+}
+
+/**
+ * Copies per-rank buffers into Float32Arrays, checking there is at least one.
+ * @param sameLength also require every buffer to have the first one's length
+ * @throws RangeError as the World constructor; TypeError `buffers[1] must be an array of numbers`
+ */
+export function copyBuffers(buffers: readonly ArrayLike<number>[], sameLength: boolean): Float32Array[] {
+  if (!Array.isArray(buffers) || buffers.length === 0) {
+    throw new RangeError(`buffers must hold one buffer per rank (numRanks >= 1), got ${Array.isArray(buffers) ? 0 : String(buffers)} buffers`);
+  }
+  return buffers.map((b, r) => {
+    if (b == null || typeof b !== "object" || typeof b.length !== "number") throw new TypeError(`buffers[${r}] must be an array of numbers`);
+    if (sameLength && b.length !== buffers[0].length) {
+      throw new RangeError(`buffers[${r}] has length ${b.length}, expected ${buffers[0].length} (every rank's buffer must have the same length)`);
+    }
+    return Float32Array.from(b);
+  });
+}

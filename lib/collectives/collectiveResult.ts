@@ -1,0 +1,47 @@
+import type { CostModel } from "./costModel.js";
+import { DEFAULT_COST_MODEL } from "./costModel.js";
+import type { ReduceFn } from "./addChunk.js";
+import type { CommEvent, World } from "./World.js";
+
+/** Options shared by every collective. */
+export interface CollectiveOptions {
+  /** α-β cost model (default {@link DEFAULT_COST_MODEL}: 5 µs, 25 GB/s). */
+  cost?: CostModel;
+  /** Bytes per element for the byte counts and times (default 4: float32). */
+  bytesPerElement?: number;
+  /** The reduction step (default: CPU float32 add; or a gpu.js kernel from reduceKernel.ts). */
+  reduce?: ReduceFn;
+}
+
+/** What every collective returns: the per-rank result and the message log, with totals. */
+export interface CollectiveResult {
+  /** One Float32Array per rank, the collective's output on that rank. */
+  result: Float32Array[];
+  /** Every message, in order: `{step, t, tEnd, sender, receiver, chunk, bytes, kind, …}`. */
+  events: CommEvent[];
+  /** Time of the whole collective in seconds (the latest rank clock). */
+  timeS: number;
+  /** Number of steps that carried at least one message. */
+  numSteps: number;
+  /** Bytes each rank sent. */
+  bytesSentPerRank: number[];
+  /** Bytes each rank received. */
+  bytesReceivedPerRank: number[];
+}
+
+/** The cost model to use for `options`. */
+export function costOf(options: CollectiveOptions): CostModel {
+  return options.cost ?? DEFAULT_COST_MODEL;
+}
+
+/** Packs a world's state into a {@link CollectiveResult} with the given per-rank outputs. */
+export function resultOf(world: World, result: Float32Array[]): CollectiveResult {
+  return {
+    result,
+    events: world.events,
+    timeS: world.timeS,
+    numSteps: world.numSteps,
+    bytesSentPerRank: world.bytesSent.slice(),
+    bytesReceivedPerRank: world.bytesReceived.slice(),
+  };
+}

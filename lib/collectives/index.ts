@@ -1,0 +1,20 @@
+/**
+ * A simulated multi-GPU world and its collectives, written for reading:
+ * every collective returns its per-rank result and the log of messages it
+ * sent, timed with an α-β cost model. Used by the data-parallel, tensor-parallel,
+ * pipeline-parallel, zero and offload chapters.
+ */
+export { World, copyBuffers, type Message, type CommEvent, type CommKind, type MessageOp, type WorldOptions } from "./World.js";
+export { DEFAULT_COST_MODEL, validateCostModel, messageTimeS, checkNumRanks, checkNumElements, checkBytesPerElement, type CostModel } from "./costModel.js";
+export { chunkBounds, type ChunkRange } from "./chunkBounds.js";
+export { addChunk, type ReduceFn } from "./addChunk.js";
+export { type CollectiveOptions, type CollectiveResult } from "./collectiveResult.js";
+export { ringReduceScatterPhase, ringAllGatherPhase } from "./ringPhases.js";
+export { ringAllReduce } from "./ringAllReduce.js";
+export { reduceScatter } from "./reduceScatter.js";
+export { allGather } from "./allGather.js";
+export { broadcast, type RootedOptions } from "./broadcast.js";
+export { reduce } from "./reduce.js";
+export { parameterServerAllReduce, type ParameterServerOptions } from "./parameterServerAllReduce.js";
+export { binomialTreeSteps, checkRoot } from "./binomialTree.js";
+export { collectiveCost, ringAllReduceBytesPerRank, type CollectiveAlgorithm, type CollectiveCost } from "./collectiveCost.js";
