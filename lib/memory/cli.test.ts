@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "./cli.js";
+
+const PSI_13B = 13_015_864_320;
+const doneCriterion = ["--model", "llama-2-13b", "--gpus", "8", "--zero", "2", "--precision", "fp16", "--micro-batch", "8", "--seq", "2048", "--recompute", "full"];
+
+describe("main(argv) — the estimate CLI", () => {
+  it("prints the worked example's breakdown as JSON integers", () => {
+    const r = main([...doneCriterion, "--json"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.params).toBe(PSI_13B);
+    expect(out.perGpu).toEqual({
+      parameters: 2 * PSI_13B, gradients: (2 * PSI_13B) / 8, optimizerStates: (12 * PSI_13B) / 8,
+      activations: 40 * 2 * 2048 * 8 * 5120, total: 2 * PSI_13B + (14 * PSI_13B) / 8 + 40 * 2 * 2048 * 8 * 5120,
+    });
+  });
+
+  it("prints a GiB table with every component", () => {
+    const r = main(doneCriterion);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/parameters\s+24\.24/);
+    expect(r.stdout).toMatch(/activations\s+6\.25/);
+    expect(r.stdout).toMatch(/total\s+51\.71/);
+  });
+
+  it("with --params and no --model estimates model states only and says so", () => {
+    const r = main(["--params", "7.5e9", "--gpus", "64", "--zero", "1", "--precision", "fp16", "--json"]);
+    const out = JSON.parse(r.stdout);
+    expect(out.perGpu.total).toBe(31_406_250_000); // 4Ψ + 12Ψ/64 (ZeRO Figure 1: 31.4 GB)
+    expect(out.perGpu.activations).toBe(0);
+    expect(out.notes[0]).toMatch(/activations: 0/);
+  });
+
+  it("reads a config.json path", () => {
+    const dir = mkdtempSync(join(tmpdir(), "estimate-"));
+    const file = join(dir, "config.json");
+    writeFileSync(file, JSON.stringify({ model_type: "gpt2", vocab_size: 50257, n_embd: 768, n_layer: 12, n_head: 12, n_positions: 1024 }));
+    expect(JSON.parse(main(["--model", file, "--json"]).stdout).params).toBe(124_439_808);
+    writeFileSync(file, "{ not json");
+    const bad = main(["--model", file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/not valid JSON/);
+    writeFileSync(file, JSON.stringify({ model_type: "llama", vocab_size: 32000, hidden_size: 4096 }));
+    expect(main(["--model", file]).stderr).toMatch(/field "intermediate_size" is missing/);
+  });
+
+  it.each([
+    [["--model", "llama-2-13b", "--frobnicate"], /Unknown option '--frobnicate'/],
+    [["--params", "-5"], /--params/],
+    [["--params", "1.5"], /--params must be an integer >= 1, got "1.5"/],
+    [["--model", "llama-2-13b", "--gpus", "0"], /--gpus must be an integer >= 1, got "0"/],
+    [["--model", "llama-2-13b", "--gpus", "2.5"], /--gpus/],
+    [["--model", "llama-2-13b", "--micro-batch", "abc"], /--micro-batch/],
+    [["--model", "llama-2-13b", "--zero", "4"], /--zero must be 0, 1, 2 or 3/],
+    [["--model", "llama-2-13b", "--precision", "fp8"], /--precision must be one of fp32, fp16, bf16/],
+    [["--model", "llama-2-13b", "--gpus", "3", "--tp", "3"], /--tp \(3\) must divide num_attention_heads \(40\)/],
+    [["--model", "llama-2-13b", "--gpus", "6", "--tp", "4"], /--gpus \(6\) must be a multiple/],
+    [["--model", "llama-2-13b", "--offload", "optimizer"], /--offload "optimizer" needs --zero >= 1/],
+    [["--model", "no-such-model"], /neither a preset/],
+    [[], /give --model/],
+  ])("exits 2 naming the field on bad input %j", (argv, message) => {
+    const r = main(argv as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/NaN/);
+  });
+
+  it("--help lists every option with its default", () => {
+    const r = main(["--help"]);
+    expect(r.code).toBe(0);
+    for (const flag of ["--model", "--params", "--gpus", "--zero", "--offload", "--precision", "--optimizer", "--micro-batch", "--seq", "--recompute", "--tp", "--pp", "--json"]) {
+      expect(r.stdout).toContain(flag);
+    }
+  });
+
+  it("runs as a child process with exit status 0 and 2", () => {
+    const out = execFileSync("npx", ["tsx", "lib/memory/cli.ts", ...doneCriterion, "--json"], { encoding: "utf8" });
+    expect(JSON.parse(out).perGpu.parameters).toBe(2 * PSI_13B);
+    let status = 0;
+    try {
+      execFileSync("npx", ["tsx", "lib/memory/cli.ts", "--gpus", "-1", "--params", "5"], { encoding: "utf8", stdio: "pipe" });
+    } catch (e) {
+      status = (e as { status: number }).status;
+    }
+    expect(status).toBe(2);
+  });
+});

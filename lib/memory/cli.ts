@@ -1,0 +1,162 @@
+import { existsSync, readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { parseModelConfig, type ModelArch } from "./parseModelConfig.js";
+import { estimateMemory, CONVENTION, type TrainingSetup } from "./estimateMemory.js";
+import type { Offload, OptimizerName, Precision, ZeroStage } from "./modelStateBytes.js";
+import type { Recompute } from "./activationBytes.js";
+import { isPresetName, PRESET_NAMES } from "./presets.js";
+import { loadPresetText } from "./loadPreset.js";
+import { formatGiB } from "./units.js";
+
+/** What {@link main} returns instead of printing: exit status and the two streams. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const HELP = `Estimate GPU memory per device for training a transformer.
+
+Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
+       npm run estimate -- --params <N> [options]        (model states only)
+
+  --model M          preset (${PRESET_NAMES.join(", ")}) or a config.json path
+  --params N         parameter count (integer, e.g. 13015864320 or 7.5e9); overrides the config's count
+  --gpus N           all GPUs, = data × tensor × pipeline parallel    (default 1)
+  --zero S           ZeRO stage 0, 1, 2 or 3                           (default 0)
+  --offload O        none | optimizer | optimizer+params (stage 3)      (default none)
+  --precision P      fp32 | fp16 | bf16 (fp16/bf16: mixed, fp32 master) (default bf16)
+  --optimizer O      adamw | sgd-momentum | sgd                         (default adamw)
+  --micro-batch B    sequences per GPU per micro-batch                  (default 1)
+  --seq S            tokens per sequence                                (default 2048)
+  --recompute R      none | selective | full                            (default none)
+  --tp T             tensor-parallel size, divides the attention heads  (default 1)
+  --pp P             pipeline-parallel size, divides the layers         (default 1)
+  --sp               Megatron sequence parallelism (with --tp > 1)      (default off)
+  --json             print {params, perGpu: {parameters, gradients, optimizerStates, activations, total}} in bytes
+  --help             this text
+
+Exit status: 0 on success, 2 on bad input (the message names the field).
+`;
+
+class UsageError extends Error {}
+
+function count(flag: string, v: string | undefined, fallback: number, min: number): number {
+  if (v === undefined) return fallback;
+  const n = /^\d+(\.\d+)?(e\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function choice<T extends string>(flag: string, v: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (v === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`--${flag} must be one of ${allowed.join(", ")}, got ${JSON.stringify(v)}`);
+  return v as T;
+}
+
+function loadArch(model: string): ModelArch {
+  let text: string;
+  if (isPresetName(model)) text = loadPresetText(model);
+  else if (existsSync(model)) text = readFileSync(model, "utf8");
+  else throw new UsageError(`--model ${JSON.stringify(model)} is neither a preset (${PRESET_NAMES.join(", ")}) nor a readable file`);
+  try {
+    return parseModelConfig(text);
+  } catch (e) {
+    throw new UsageError(`--model ${model}: ${(e as Error).message}`);
+  }
+}
+
+function table(label: string, setup: TrainingSetup, r: ReturnType<typeof estimateMemory>): string {
+  const rows: [string, number][] = [
+    ["parameters", r.perGpu.parameters], ["gradients", r.perGpu.gradients], ["optimizerStates", r.perGpu.optimizerStates],
+    ["activations", r.perGpu.activations], ["total", r.perGpu.total],
+  ];
+  const t = setup.tensorParallel ?? 1;
+  const p = setup.pipelineParallel ?? 1;
+  const lines = [
+    `Model: ${label} (${r.params.toLocaleString("en-US")} parameters)`,
+    `Setup: ${setup.numGpus} GPUs (data ${r.dataParallel} × tensor ${t} × pipeline ${p}), ZeRO-${setup.zeroStage}` +
+      `${setup.offload && setup.offload !== "none" ? ` + offload ${setup.offload}` : ""}, ${setup.precision}, ${setup.optimizer}, ` +
+      `micro-batch ${setup.microBatch}, seq ${setup.seqLen}, recompute ${setup.recompute ?? "none"}${setup.sequenceParallel ? ", sequence parallel" : ""}`,
+    "",
+    `${"component".padEnd(18)}${"GiB per GPU".padStart(12)}`,
+    ...rows.map(([k, v]) => `${k.padEnd(18)}${formatGiB(v).padStart(12)}`),
+  ];
+  if (r.cpuBytesPerGpu > 0) lines.push(`${"(CPU, offloaded)".padEnd(18)}${formatGiB(r.cpuBytesPerGpu).padStart(12)}`);
+  lines.push("", ...r.notes.map((n) => `Note: ${n}`), `Convention: ${CONVENTION}`);
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * The `npm run estimate` command, as a function: parses `argv` (without node
+ * and the script), estimates, and returns the exit status and output.
+ *
+ * @param argv e.g. ["--model", "llama-2-13b", "--gpus", "8", "--zero", "2", "--json"]
+ * @returns `{code: 0, stdout}` on success, `{code: 2, stderr}` naming the bad field on bad input
+ * @example main(["--params", "7.5e9", "--gpus", "64", "--zero", "3", "--precision", "fp16", "--json"]).stdout
+ *   // {"params":7500000000,"perGpu":{"parameters":234375000,…,"total":1875000000},…}
+ * @see lib/memory/estimateMemory.ts
+ */
+export function main(argv: readonly string[]): CliResult {
+  try {
+    const { values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        model: { type: "string" }, params: { type: "string" }, gpus: { type: "string" }, zero: { type: "string" },
+        offload: { type: "string" }, precision: { type: "string" }, optimizer: { type: "string" },
+        "micro-batch": { type: "string" }, seq: { type: "string" }, recompute: { type: "string" },
+        tp: { type: "string" }, pp: { type: "string" }, sp: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean" },
+      },
+    });
+    if (values.help) return { code: 0, stdout: HELP, stderr: "" };
+    if (values.model === undefined && values.params === undefined) throw new UsageError("give --model <preset|config.json> or --params <N> (see --help)");
+    const arch = values.model !== undefined ? loadArch(values.model) : undefined;
+    const setup: TrainingSetup = {
+      arch,
+      params: values.params !== undefined ? count("params", values.params, 0, 1) : undefined,
+      numGpus: count("gpus", values.gpus, 1, 1),
+      zeroStage: count("zero", values.zero, 0, 0) as ZeroStage,
+      offload: choice<Offload>("offload", values.offload, ["none", "optimizer", "optimizer+params"], "none"),
+      precision: choice<Precision>("precision", values.precision, ["fp32", "fp16", "bf16"], "bf16"),
+      optimizer: choice<OptimizerName>("optimizer", values.optimizer, ["adamw", "sgd-momentum", "sgd"], "adamw"),
+      microBatch: count("micro-batch", values["micro-batch"], 1, 1),
+      seqLen: count("seq", values.seq, 2048, 1),
+      recompute: choice<Recompute>("recompute", values.recompute, ["none", "selective", "full"], "none"),
+      tensorParallel: count("tp", values.tp, 1, 1),
+      pipelineParallel: count("pp", values.pp, 1, 1),
+      sequenceParallel: values.sp ?? false,
+    };
+    if (setup.zeroStage > 3) throw new UsageError(`--zero must be 0, 1, 2 or 3, got ${JSON.stringify(values.zero)}`);
+    let r: ReturnType<typeof estimateMemory>;
+    try {
+      r = estimateMemory(setup);
+    } catch (e) {
+      throw new UsageError(cliNames((e as Error).message));
+    }
+    if (values.json) {
+      const out = { params: r.params, perGpu: r.perGpu, dataParallel: r.dataParallel, cpuBytesPerGpu: r.cpuBytesPerGpu, notes: r.notes, convention: CONVENTION };
+      return { code: 0, stdout: JSON.stringify(out, null, 2) + "\n", stderr: "" };
+    }
+    return { code: 0, stdout: table(values.model ?? "--params", setup, r), stderr: "" };
+  } catch (e) {
+    const msg = (e as Error).message;
+    return { code: 2, stdout: "", stderr: `estimate: ${msg}\nRun with --help for the options.\n` };
+  }
+}
+
+/** Renames library fields to the CLI's flags in an error message. */
+function cliNames(message: string): string {
+  return message
+    .replace(/\bnumGpus\b/g, "--gpus").replace(/\btensorParallel\b/g, "--tp").replace(/\bpipelineParallel\b/g, "--pp")
+    .replace(/\bzeroStage\b/g, "--zero").replace(/\boffload "/g, '--offload "');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const r = main(process.argv.slice(2));
+  if (r.stdout) process.stdout.write(r.stdout);
+  if (r.stderr) process.stderr.write(r.stderr);
+  process.exitCode = r.code;
+}

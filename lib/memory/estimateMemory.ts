@@ -1,0 +1,115 @@
+import type { ModelArch } from "./parseModelConfig.js";
+import { parameterCount } from "./parameterCount.js";
+import { modelStateBytes, type Offload, type OptimizerName, type Precision, type ZeroStage } from "./modelStateBytes.js";
+import { activationBytes, type Recompute } from "./activationBytes.js";
+
+/** A training set-up to size. Either `arch` (a parsed config.json) or `params` must be given. */
+export interface TrainingSetup {
+  /** The model; activations need it. */
+  arch?: ModelArch;
+  /** Parameter count Ψ; defaults to parameterCount(arch).total. */
+  params?: number;
+  /** All GPUs: data × tensor × pipeline parallel. */
+  numGpus: number;
+  zeroStage: ZeroStage;
+  offload?: Offload;
+  precision: Precision;
+  optimizer: OptimizerName;
+  /** b, sequences per GPU per micro-batch. */
+  microBatch: number;
+  /** s, tokens per sequence. */
+  seqLen: number;
+  recompute?: Recompute;
+  /** t, tensor-parallel size (default 1). */
+  tensorParallel?: number;
+  /** p, pipeline-parallel size (default 1). */
+  pipelineParallel?: number;
+  sequenceParallel?: boolean;
+}
+
+/** Bytes per GPU, in the house order. */
+export interface MemoryBreakdown {
+  parameters: number;
+  gradients: number;
+  optimizerStates: number;
+  activations: number;
+  total: number;
+}
+
+/** The estimate: bytes per GPU, the parallel layout, CPU bytes moved by offload, and notes. */
+export interface MemoryEstimate {
+  params: number;
+  perGpu: MemoryBreakdown;
+  /** N_d = numGpus / (t · p). */
+  dataParallel: number;
+  /** Parameters held by one tensor/pipeline shard: Ψ / (t · p), rounded up. */
+  paramsPerShard: number;
+  cpuBytesPerGpu: number;
+  notes: string[];
+}
+
+/** The convention every figure of this chapter follows, in one sentence. */
+export const CONVENTION =
+  "Bytes per GPU. Model states after ZeRO (Rajbhandari et al. 2019): mixed precision keeps 16-bit weights and gradients and fp32 master weights plus optimizer states (K = 12 for AdamW); fp32 keeps everything at 4 bytes without a master copy; partitions round up. Tensor and pipeline parallelism divide the parameters evenly (Ψ/(t·p)). Activations after Korthikanti et al. 2022 (GPT layer, 16-bit activations for fp16/bf16 and 32-bit for fp32, 1-byte dropout masks), excluding embeddings, logits and loss. Not included: CUDA context, communication buffers, temporary tensors, fragmentation.";
+
+function need(name: string, v: number | undefined, min: number): number {
+  if (v === undefined || !Number.isSafeInteger(v) || v < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${v}`);
+  return v;
+}
+
+/**
+ * Memory per GPU for training a model: parameters, gradients, optimizer
+ * states (ZeRO stage, offload, precision, optimizer) and activations
+ * (Korthikanti), with tensor and pipeline parallelism.
+ *
+ * The GPUs form N_d × t × p; model states are those of Ψ/(t·p) parameters
+ * partitioned by ZeRO over N_d; activations are those of L layers of one
+ * micro-batch (see {@link activationBytes}), 0 with a note when no `arch` is given.
+ *
+ * @param s see {@link TrainingSetup}
+ * @returns the breakdown and notes; every byte count is an integer
+ * @throws RangeError `numGpus (6) must be a multiple of tensorParallel × pipelineParallel (4)`,
+ *   `tensorParallel (3) must divide num_attention_heads (40)`, `pipelineParallel (3) must divide num_hidden_layers (40)`,
+ *   `give arch or params`, and those of modelStateBytes / activationBytes
+ * @example estimateMemory({ arch: llama2_13b, numGpus: 8, zeroStage: 2, precision: "fp16", optimizer: "adamw", microBatch: 8, seqLen: 2048, recompute: "full" }).perGpu.total
+ *   // 26,031,728,640 + 3,253,966,080 + 19,523,796,480 + 6,710,886,400 = 55,520,377,600 bytes (51.71 GiB)
+ * @see Rajbhandari et al. 2019 (ZeRO), Korthikanti et al. 2022, Narayanan et al. 2021 (3D parallelism)
+ */
+export function estimateMemory(s: TrainingSetup): MemoryEstimate {
+  const notes: string[] = [];
+  const numGpus = need("numGpus", s.numGpus, 1);
+  const t = need("tensorParallel", s.tensorParallel ?? 1, 1);
+  const p = need("pipelineParallel", s.pipelineParallel ?? 1, 1);
+  need("microBatch", s.microBatch, 1);
+  need("seqLen", s.seqLen, 1);
+  if (numGpus % (t * p) !== 0) throw new RangeError(`numGpus (${numGpus}) must be a multiple of tensorParallel × pipelineParallel (${t * p})`);
+  if (s.arch) {
+    if (s.arch.numHeads % t !== 0) throw new RangeError(`tensorParallel (${t}) must divide num_attention_heads (${s.arch.numHeads})`);
+    if (s.arch.numLayers % p !== 0) throw new RangeError(`pipelineParallel (${p}) must divide num_hidden_layers (${s.arch.numLayers})`);
+  }
+  const params = s.params ?? (s.arch ? parameterCount(s.arch).total : undefined);
+  if (params === undefined) throw new RangeError("give arch or params: the parameter count is needed");
+  need("params", params, 0);
+  const dataParallel = numGpus / (t * p);
+  const paramsPerShard = Math.ceil(params / (t * p));
+  const states = modelStateBytes({
+    params: paramsPerShard, dataParallel, zeroStage: s.zeroStage, precision: s.precision, optimizer: s.optimizer, offload: s.offload ?? "none",
+  });
+  let activations = 0;
+  if (s.arch) {
+    activations = activationBytes({
+      seqLen: s.seqLen, microBatch: s.microBatch, hiddenSize: s.arch.hiddenSize, numHeads: s.arch.numHeads, numLayers: s.arch.numLayers,
+      tensorParallel: t, sequenceParallel: s.sequenceParallel ?? false, recompute: s.recompute ?? "none",
+      bytesPerElement: s.precision === "fp32" ? 4 : 2,
+    });
+  } else {
+    notes.push("activations: 0 (no architecture given: activations need hidden size, heads and layers from a config.json)");
+  }
+  if (s.sequenceParallel && t === 1) notes.push("sequence parallelism has no effect with tensorParallel 1");
+  const { parameters, gradients, optimizerStates } = states;
+  return {
+    params,
+    perGpu: { parameters, gradients, optimizerStates, activations, total: parameters + gradients + optimizerStates + activations },
+    dataParallel, paramsPerShard, cpuBytesPerGpu: states.cpuBytes, notes,
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * Chapter 2, memory: how many bytes a training run needs on each GPU.
+ * Browser-safe public API (the CLI's file loading lives in loadPreset.ts).
+ */
+export { parseModelConfig, type ModelArch, type ModelFamily } from "./parseModelConfig.js";
+export { parameterCount, largestLayerParams, type ParameterBreakdown } from "./parameterCount.js";
+export {
+  bytesPerParam, modelStateBytes,
+  type BytesPerParam, type ModelStateBytes, type ModelStateOptions, type Offload, type OptimizerName, type Precision, type ZeroStage,
+} from "./modelStateBytes.js";
+export { activationBytesPerLayer, activationBytes, type ActivationOptions, type Recompute } from "./activationBytes.js";
+export {
+  estimateZero2ModelStatesMemNeeds, estimateZero2ModelStatesMemNeedsBefore2024, estimateZero3ModelStatesMemNeeds,
+  type DeepSpeedEstimate, type DeepSpeedSetup, type Zero3Options,
+} from "./deepspeedEstimators.js";
+export { loraEstimate, type LoraEstimate, type LoraTarget } from "./lora.js";
+export { estimateMemory, CONVENTION, type MemoryBreakdown, type MemoryEstimate, type TrainingSetup } from "./estimateMemory.js";
+export { PRESET_NAMES, isPresetName, type PresetName } from "./presets.js";
+export { GiB, formatGiB } from "./units.js";

@@ -1,0 +1,117 @@
+/** Training precision: "fp32" everywhere, or mixed fp16/bf16 with fp32 master weights. */
+export type Precision = "fp32" | "fp16" | "bf16";
+/** Optimizer whose states are counted. */
+export type OptimizerName = "adamw" | "sgd-momentum" | "sgd";
+/** ZeRO-DP stage: 0 plain data parallel, 1 optimizer states, 2 + gradients, 3 + parameters partitioned. */
+export type ZeroStage = 0 | 1 | 2 | 3;
+/** What DeepSpeed moves to CPU memory: nothing, the optimizer states, or both optimizer states and parameters. */
+export type Offload = "none" | "optimizer" | "optimizer+params";
+
+/** Bytes per parameter of each model state. */
+export interface BytesPerParam {
+  parameters: number;
+  gradients: number;
+  /** K in the ZeRO paper: optimizer states, including the fp32 master copy in mixed precision. */
+  optimizerStates: number;
+}
+
+/**
+ * Bytes per parameter of weights, gradients and optimizer states.
+ *
+ * Mixed precision (fp16 or bf16): 2 + 2 + K, with K = 4 (fp32 master copy)
+ * + 8 (AdamW's fp32 m and v) = 12, 4 + 4 = 8 for SGD with momentum, 4 for plain
+ * SGD. fp32: 4 + 4 + K with K = 8 (AdamW), 4 (momentum), 0 (SGD): no master copy.
+ *
+ * @param precision "fp32" | "fp16" | "bf16"
+ * @param optimizer "adamw" | "sgd-momentum" | "sgd"
+ * @returns bytes per parameter for each state
+ * @throws RangeError `precision must be one of fp32, fp16, bf16, got "x"` (same for optimizer)
+ * @example bytesPerParam("fp16", "adamw") // { parameters: 2, gradients: 2, optimizerStates: 12 }
+ * @see Rajbhandari et al. 2019, *ZeRO*, §3.1 (mixed-precision Adam: 2Ψ + 2Ψ + KΨ, K = 12)
+ */
+export function bytesPerParam(precision: Precision, optimizer: OptimizerName): BytesPerParam {
+  if (!["fp32", "fp16", "bf16"].includes(precision)) throw new RangeError(`precision must be one of fp32, fp16, bf16, got ${JSON.stringify(precision)}`);
+  const states = { adamw: 8, "sgd-momentum": 4, sgd: 0 }[optimizer];
+  if (states === undefined) throw new RangeError(`optimizer must be one of adamw, sgd-momentum, sgd, got ${JSON.stringify(optimizer)}`);
+  if (precision === "fp32") return { parameters: 4, gradients: 4, optimizerStates: states };
+  return { parameters: 2, gradients: 2, optimizerStates: 4 + states };
+}
+
+/** Options of {@link modelStateBytes}. */
+export interface ModelStateOptions {
+  /** Ψ: parameters held by this model replica (after tensor/pipeline division). */
+  params: number;
+  /** N_d: data-parallel degree over which ZeRO partitions. */
+  dataParallel: number;
+  zeroStage: ZeroStage;
+  precision: Precision;
+  optimizer: OptimizerName;
+  offload?: Offload;
+}
+
+/** Model-state bytes on each GPU, and what offload moved to CPU memory (per data-parallel rank). */
+export interface ModelStateBytes {
+  parameters: number;
+  gradients: number;
+  optimizerStates: number;
+  /** Bytes this rank keeps in CPU memory because of offload. */
+  cpuBytes: number;
+}
+
+function checkCount(name: string, v: number, min: number): void {
+  if (!Number.isSafeInteger(v) || v < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${v}`);
+}
+
+/**
+ * Model-state bytes per GPU for ZeRO stage 0–3 over N_d data-parallel GPUs.
+ *
+ * Stage 0: (P + G + K)Ψ; stage 1: (P + G)Ψ + KΨ/N_d; stage 2: PΨ + (G + K)Ψ/N_d;
+ * stage 3: (P + G + K)Ψ/N_d, where P, G, K are {@link bytesPerParam}. A
+ * partition is padded up to a whole byte count (ceil). Offload "optimizer"
+ * (ZeRO-Offload, stage >= 1) moves the optimizer states to CPU, and with them
+ * the gradient partition at stage >= 2 (the update runs on the CPU);
+ * "optimizer+params" (ZeRO-Infinity style, stage 3 only) also moves the
+ * parameter partition. Buffers, the gathered layer of stage 3 and
+ * fragmentation are not included.
+ *
+ * @param o see {@link ModelStateOptions}
+ * @returns bytes per GPU and the CPU bytes of this rank
+ * @throws RangeError `params must be an integer >= 0, got -1`, `dataParallel must be an integer >= 1, got 0`,
+ *   `zeroStage must be 0, 1, 2 or 3, got 4`, `offload "optimizer" needs zeroStage >= 1`,
+ *   `offload "optimizer+params" needs zeroStage 3`
+ * @example modelStateBytes({ params: 7.5e9, dataParallel: 64, zeroStage: 1, precision: "fp16", optimizer: "adamw" })
+ *   // parameters 15e9 + gradients 15e9 + optimizerStates 1.40625e9 = 31.4 GB (ZeRO Figure 1)
+ * @see Rajbhandari et al. 2019, *ZeRO*, Figure 1 and Table 1; Ren et al. 2021, *ZeRO-Offload*
+ */
+export function modelStateBytes(o: ModelStateOptions): ModelStateBytes {
+  checkCount("params", o.params, 0);
+  checkCount("dataParallel", o.dataParallel, 1);
+  if (![0, 1, 2, 3].includes(o.zeroStage)) throw new RangeError(`zeroStage must be 0, 1, 2 or 3, got ${o.zeroStage}`);
+  const offload = o.offload ?? "none";
+  if (!["none", "optimizer", "optimizer+params"].includes(offload)) {
+    throw new RangeError(`offload must be none, optimizer or optimizer+params, got ${JSON.stringify(offload)}`);
+  }
+  if (offload !== "none" && o.zeroStage === 0) throw new RangeError(`offload "${offload}" needs zeroStage >= 1, got 0`);
+  if (offload === "optimizer+params" && o.zeroStage !== 3) throw new RangeError(`offload "optimizer+params" needs zeroStage 3, got ${o.zeroStage}`);
+  const b = bytesPerParam(o.precision, o.optimizer);
+  const psi = o.params;
+  const n = o.dataParallel;
+  const part = (bytesPer: number, partitioned: boolean) => (partitioned ? Math.ceil((bytesPer * psi) / n) : bytesPer * psi);
+  let parameters = part(b.parameters, o.zeroStage >= 3);
+  let gradients = part(b.gradients, o.zeroStage >= 2);
+  let optimizerStates = part(b.optimizerStates, o.zeroStage >= 1);
+  let cpuBytes = 0;
+  if (offload !== "none") {
+    cpuBytes += optimizerStates;
+    optimizerStates = 0;
+    if (o.zeroStage >= 2) {
+      cpuBytes += gradients;
+      gradients = 0;
+    }
+  }
+  if (offload === "optimizer+params") {
+    cpuBytes += parameters;
+    parameters = 0;
+  }
+  return { parameters, gradients, optimizerStates, cpuBytes };
+}
