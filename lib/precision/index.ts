@@ -1,0 +1,19 @@
+/**
+ * Chapter 1, precision: floating-point formats, rounding, bit patterns, and
+ * gpu.js kernels that round and accumulate in narrow formats.
+ *
+ * `quantize` and `accumulate` load gpu.js; pages import them from
+ * "./quantize.js" / "./accumulate.js" dynamically so that reading stays light.
+ * This index re-exports only the CPU modules plus the kernels' types.
+ */
+export { FORMATS, FORMAT_NAMES, getFormat, makeFormat, type FormatName, type FloatFormat } from "./formats.js";
+export { round, isRepresentable, roundMagnitude, type RoundOptions } from "./round.js";
+export { encode, toHex } from "./encode.js";
+export { decode } from "./decode.js";
+export { ulp, nextUp, nextDown } from "./ulp.js";
+export { decompose, type Decomposition, type ValueKind } from "./decompose.js";
+export { binade, roundHalfEven } from "./binade.js";
+export { kernelRoundToFormat } from "./kernel-round.js";
+export { accumulateReference, type AccumulatorFormat } from "./accumulate-reference.js";
+export type { QuantizeFormat, QuantizeOptions, Quantizer } from "./quantize.js";
+export type { AccumulateOptions } from "./accumulate.js";
