@@ -1,0 +1,149 @@
+/**
+ * The course model: a character-level language model
+ * embedding → linear → numBlocks × residual MLP → linear head → softmax cross-entropy,
+ * with forward and backward written out layer by layer.
+ */
+import { embedding } from "./embedding.js";
+import { linear } from "./linear.js";
+import { residualMlp } from "./residual-mlp.js";
+import { crossEntropy, crossEntropyBackward } from "./cross-entropy.js";
+import { cpuOps } from "./ops.js";
+import { mulberry32 } from "./prng.js";
+import type { Batch } from "./sampler.js";
+import type { Activation, Layer, Ops, Param, Saved } from "./types.js";
+
+/** Sizes of the model. */
+export interface ModelConfig {
+  /** V, characters in the vocabulary. */
+  vocabSize: number;
+  /** C, characters of context per prediction. */
+  contextLength: number;
+  /** d, embedding width per character. */
+  embedDim: number;
+  /** h, width of the residual stream. */
+  width: number;
+  /** Width of each block's tanh layer. */
+  hiddenDim: number;
+  /** Residual MLP blocks (>= 0). */
+  numBlocks: number;
+  /** Seed of the initial weights. */
+  seed: number;
+}
+
+/** A model: its config, its layers in order, and all their parameters. */
+export interface Model {
+  config: ModelConfig;
+  layers: Layer[];
+  params: Param[];
+}
+
+/**
+ * Builds the model with seeded initial weights.
+ *
+ * @param config sizes and seed (all sizes integers >= 1, numBlocks >= 0)
+ * @returns layers [embedding, proj, blocks.0 … blocks.{numBlocks−1}, head]
+ * @throws {RangeError} `config.width must be an integer >= 1, got 0`
+ * @example
+ * const m = createModel({ vocabSize: 40, contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 2, seed: 1 });
+ * m.layers.length; // 5
+ * @see Bengio et al. 2003, A Neural Probabilistic Language Model (embedding of a context window → MLP → softmax)
+ */
+export function createModel(config: ModelConfig): Model {
+  for (const k of ["vocabSize", "contextLength", "embedDim", "width", "hiddenDim"] as const) {
+    if (!Number.isInteger(config[k]) || config[k] < 1) throw new RangeError(`config.${k} must be an integer >= 1, got ${config[k]}`);
+  }
+  if (!Number.isInteger(config.numBlocks) || config.numBlocks < 0) throw new RangeError(`config.numBlocks must be an integer >= 0, got ${config.numBlocks}`);
+  const { vocabSize: V, contextLength: C, embedDim: d, width: h, hiddenDim: H, numBlocks } = config;
+  const rng = mulberry32(config.seed);
+  const layers: Layer[] = [embedding("emb", V, C, d, rng), linear("proj", C * d, h, rng)];
+  for (let i = 0; i < numBlocks; i++) layers.push(residualMlp(`blocks.${i}`, h, H, rng));
+  layers.push(linear("head", h, V, rng));
+  return { config: { ...config }, layers, params: layers.flatMap((l) => l.params) };
+}
+
+/** The token ids of a batch as the embedding's input activation, (N, C). */
+export function batchInput(batch: Batch): Activation {
+  return { data: Float32Array.from(batch.contexts), rows: batch.rows, cols: batch.contextLength };
+}
+
+/**
+ * Runs `layers` in order, keeping every layer's saved tensors.
+ *
+ * @param layers the layers (or a segment of them)
+ * @param x the input, (N, layers[0].inFeatures)
+ * @param ops precision and matmul
+ * @returns the output and one Saved per layer
+ */
+export function forwardLayers(layers: readonly Layer[], x: Activation, ops: Ops): { y: Activation; saved: Saved[] } {
+  const saved: Saved[] = [];
+  for (const layer of layers) { const r = layer.forward(x, ops); saved.push(r.saved); x = r.y; }
+  return { y: x, saved };
+}
+
+/**
+ * Backpropagates `dy` through `layers` in reverse order, adding parameter gradients.
+ *
+ * @param layers the same layers as the forward
+ * @param saved what their forward saved
+ * @param dy gradient of the output
+ * @param ops precision and matmul
+ * @returns the gradient of the input, or null if the first layer has none (embedding)
+ */
+export function backwardLayers(layers: readonly Layer[], saved: readonly Saved[], dy: Activation, ops: Ops): Activation | null {
+  let d: Activation | null = dy;
+  for (let i = layers.length - 1; i >= 0; i--) {
+    if (d === null) throw new RangeError(`layer ${layers[i].name} needs a gradient but layer ${layers[i + 1].name} returned none`);
+    d = layers[i].backward(saved[i], d, ops);
+  }
+  return d;
+}
+
+/** What {@link forward} returns. */
+export interface ForwardResult {
+  /** Mean loss over counted tokens (PyTorch reduction="mean"). */
+  loss: number;
+  /** Summed loss over counted tokens. */
+  lossSum: number;
+  /** Tokens whose target is not IGNORE_INDEX. */
+  tokenCount: number;
+  /** What backward needs. */
+  cache: { saved: Saved[]; probs: Float32Array; targets: Int32Array };
+}
+
+/**
+ * The forward pass and the loss on a batch.
+ *
+ * @param model the model
+ * @param batch N examples
+ * @param ops precision and matmul (default fp32 on the CPU)
+ * @returns loss, lossSum, tokenCount and the cache for {@link backward}
+ * @example
+ * const { loss } = forward(model, batch); // about ln V at initialisation
+ */
+export function forward(model: Model, batch: Batch, ops: Ops = cpuOps()): ForwardResult {
+  const { y, saved } = forwardLayers(model.layers, batchInput(batch), ops);
+  const ce = crossEntropy(y, batch.targets);
+  return { loss: ce.loss, lossSum: ce.lossSum, tokenCount: ce.tokenCount, cache: { saved, probs: ce.probs, targets: batch.targets } };
+}
+
+/**
+ * The backward pass: ADDS ∂(scale · lossSum)/∂θ into every `param.grad` (as PyTorch's
+ * `loss.backward()` accumulates into `.grad`).
+ *
+ * scale = 1/tokenCount (the default) gives the gradient of the mean loss; gradient
+ * accumulation over a window uses scale = 1/(tokens in the whole window);
+ * loss scaling multiplies scale by the loss scale.
+ *
+ * @param model the model
+ * @param f the result of {@link forward} on the same parameters
+ * @param scale multiplier of the summed loss (default 1/f.tokenCount; 0 if no token counted)
+ * @param ops precision and matmul (use the forward's)
+ * @throws {RangeError} `scale must be a finite number, got NaN`
+ * @example
+ * zeroGrad(model.params); backward(model, forward(model, batch)); // grads of the mean loss
+ */
+export function backward(model: Model, f: ForwardResult, scale = f.tokenCount > 0 ? 1 / f.tokenCount : 0, ops: Ops = cpuOps()): void {
+  const V = model.config.vocabSize;
+  const dlogits = crossEntropyBackward(f.cache.probs, f.cache.targets, V, scale, ops.precision.compute);
+  backwardLayers(model.layers, f.cache.saved, dlogits, ops);
+}

@@ -1,0 +1,96 @@
+/**
+ * Creating, clearing, copying and flattening parameters.
+ */
+import { gaussian, type Rng } from "./prng.js";
+import { roundArray, type Format } from "./precision.js";
+import type { Param } from "./types.js";
+
+/**
+ * A parameter of the given shape, filled with N(0, std²) samples (or zeros when std = 0).
+ *
+ * @param name e.g. "head.W"
+ * @param shape e.g. [in, out]
+ * @param std standard deviation of the initial values (0: zeros)
+ * @param rng seeded generator
+ * @returns a Param with a zeroed gradient
+ * @example
+ * createParam("b", [3], 0, mulberry32(1)).data; // Float32Array [0, 0, 0]
+ */
+export function createParam(name: string, shape: number[], std: number, rng: Rng): Param {
+  const n = shape.reduce((a, b) => a * b, 1);
+  const data = new Float32Array(n);
+  if (std !== 0) for (let i = 0; i < n; i++) data[i] = std * gaussian(rng);
+  return { name, shape: [...shape], data, grad: new Float32Array(n) };
+}
+
+/**
+ * Sets every gradient to zero (PyTorch `optimizer.zero_grad()` with set_to_none=False).
+ *
+ * @param params the parameters
+ * @example
+ * zeroGrad(model.params);
+ */
+export function zeroGrad(params: readonly Param[]): void {
+  for (const p of params) p.grad.fill(0);
+}
+
+/**
+ * All gradients concatenated in parameter order, as float64 numbers.
+ *
+ * @param params the parameters
+ * @returns a Float64Array of Σ|p| elements
+ * @example
+ * flatGrad(model.params).length === parameterCount(model.params); // true
+ */
+export function flatGrad(params: readonly Param[]): Float64Array {
+  const out = new Float64Array(parameterCount(params));
+  let o = 0;
+  for (const p of params) { out.set(p.grad, o); o += p.data.length; }
+  return out;
+}
+
+/**
+ * All parameter values concatenated in parameter order.
+ *
+ * @param params the parameters
+ * @returns a Float64Array of Σ|p| elements
+ */
+export function flatData(params: readonly Param[]): Float64Array {
+  const out = new Float64Array(parameterCount(params));
+  let o = 0;
+  for (const p of params) { out.set(p.data, o); o += p.data.length; }
+  return out;
+}
+
+/**
+ * The number of scalar parameters.
+ *
+ * @param params the parameters
+ * @returns Σ over params of the product of the shape
+ */
+export function parameterCount(params: readonly Param[]): number {
+  return params.reduce((s, p) => s + p.data.length, 0);
+}
+
+/**
+ * Copies values (and optionally rounds them to `format`) from `src` into `dst`, parameter by parameter.
+ * Used for the low-precision working copy of fp32 master weights in mixed precision training.
+ *
+ * @param src parameters to read
+ * @param dst parameters to overwrite (same names and shapes)
+ * @param format round the copy to this format (default fp32: exact copy)
+ * @throws {RangeError} `dst must have the same parameters as src: <name> differs`
+ * @example
+ * copyParams(master.params, half.params, "fp16");
+ * @see Micikevicius et al. 2017, §3.1 (fp32 master copy of weights)
+ */
+export function copyParams(src: readonly Param[], dst: readonly Param[], format: Format = "fp32"): void {
+  if (src.length !== dst.length) throw new RangeError(`dst must have the same parameters as src: ${dst.length} vs ${src.length} tensors`);
+  for (let i = 0; i < src.length; i++) {
+    if (src[i].name !== dst[i].name || src[i].data.length !== dst[i].data.length) {
+      throw new RangeError(`dst must have the same parameters as src: ${dst[i].name} differs`);
+    }
+    dst[i].data.set(src[i].data);
+    roundArray(format, dst[i].data);
+  }
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import * as fc from "fast-check";
+import { bytesPerElement, checkPrecision, roundArray, roundTo } from "./precision.js";
+
+describe("roundTo", () => {
+  it('roundTo("fp16", x) gives the IEEE binary16 values: max 65504, overflow past 65520, ties to even', () => {
+    expect(roundTo("fp16", 65504)).toBe(65504);
+    expect(roundTo("fp16", 65519)).toBe(65504);
+    expect(roundTo("fp16", 65520)).toBe(Infinity); // halfway to 2^16 rounds to even = overflow
+    expect(roundTo("fp16", 1 + 2 ** -11)).toBe(1); // tie: to even
+    expect(roundTo("fp16", 1 + 3 * 2 ** -11)).toBe(1 + 2 ** -9); // tie: to even (up)
+    expect(roundTo("fp16", 2 ** -24)).toBe(2 ** -24); // smallest subnormal
+    expect(roundTo("fp16", 2 ** -26)).toBe(0); // underflow
+  });
+  it('roundTo("bf16", x) keeps 8 significant bits, ties to even, fp32 range', () => {
+    expect(roundTo("bf16", 1.01171875)).toBe(1.015625); // 1 + 3·2^-8: tie, to even (up)
+    expect(roundTo("bf16", 1 + 2 ** -8)).toBe(1); // tie, to even (down)
+    expect(roundTo("bf16", 3e38)).toBe(226 * 2 ** 120); // 3e38 = 225.7·2^120: nearest multiple of the ulp 2^120
+    expect(roundTo("bf16", 1e-30)).toBeGreaterThan(0);
+    expect(Number.isNaN(roundTo("bf16", NaN))).toBe(true);
+    expect(roundTo("bf16", -Infinity)).toBe(-Infinity);
+  });
+  it('roundTo("bf16", x) is the nearest of the two bf16 neighbours of float32(x) (brute-force oracle)', () => {
+    fc.assert(fc.property(fc.float({ noNaN: true, noDefaultInfinity: true, min: Math.fround(-1e30), max: Math.fround(1e30) }), (x) => {
+      const f = Math.fround(x);
+      if (f === 0) return roundTo("bf16", f) === 0;
+      const e = Math.floor(Math.log2(Math.abs(f)));
+      const ulp = 2 ** (Math.max(e, -126) - 7);
+      const lo = Math.floor(f / ulp) * ulp, hi = lo + ulp;
+      const r = roundTo("bf16", f);
+      const dl = f - lo, dh = hi - f;
+      if (dl < dh) return r === lo;
+      if (dh < dl) return r === hi;
+      return r === (Math.round(lo / ulp) % 2 === 0 ? lo : hi);
+    }), { seed: 3, numRuns: 2000 });
+  });
+  it("roundTo rejects an unknown format", () => {
+    expect(() => roundTo("fp8" as never, 1)).toThrow(/format must be one of fp32, fp16, bf16, got "fp8"/);
+  });
+  it("roundArray(\"fp32\", a) leaves a unchanged; bytesPerElement gives 4 and 2", () => {
+    const a = Float32Array.of(0.1, 1 / 3);
+    expect(Array.from(roundArray("fp32", a))).toEqual(Array.from(Float32Array.of(0.1, 1 / 3)));
+    expect([bytesPerElement("fp32"), bytesPerElement("fp16"), bytesPerElement("bf16")]).toEqual([4, 2, 2]);
+  });
+  it("checkPrecision names the bad field", () => {
+    expect(() => checkPrecision({ compute: "fp16", accumulate: "int8" as never })).toThrow(/precision.accumulate must be one of/);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * The simulated number formats of the model, and the one rounding function
+ * every op calls on its outputs.
+ *
+ * Adapter: `round(format, x)` has the signature of `lib/precision`'s
+ * `round(format, x)`. Until that module exports it, fp16 and bf16 are
+ * rounded here (round to nearest, ties to even; overflow to ±Infinity;
+ * NaN stays NaN); switch the body of {@link roundTo} to the import then.
+ */
+import { f16round } from "@petamoriken/float16";
+
+/** A storage/compute format of the simulation. */
+export type Format = "fp32" | "fp16" | "bf16";
+
+/** Every format, for validation and menus. */
+export const FORMATS: readonly Format[] = ["fp32", "fp16", "bf16"];
+
+/** How the model computes: op outputs rounded to `compute`, matmul partial sums to `accumulate`. */
+export interface Precision {
+  /** Format of every op output (activations, gradients). */
+  compute: Format;
+  /** Format of the running sum inside a matmul (fp32 as on tensor cores, or the compute format). */
+  accumulate: Format;
+}
+
+/** Plain float32 everywhere (the default). */
+export const FP32: Precision = { compute: "fp32", accumulate: "fp32" };
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+function bf16round(x: number): number {
+  f32[0] = x; // to float32 first (round to nearest even)
+  if (Number.isNaN(f32[0])) return NaN;
+  const bits = u32[0];
+  const lsb = (bits >>> 16) & 1;
+  u32[0] = ((bits + 0x7fff + lsb) >>> 16) << 16; // ties to even on the 16 dropped bits
+  return f32[0];
+}
+
+/**
+ * Rounds `x` to the nearest value of `format` (ties to even).
+ *
+ * @param format "fp32" | "fp16" | "bf16"
+ * @param x any number
+ * @returns the nearest representable value; overflow gives ±Infinity, NaN stays NaN
+ * @throws {RangeError} `format must be one of fp32, fp16, bf16, got "<format>"`
+ * @example
+ * roundTo("fp16", 1 + 2 ** -11); // 1 (a tie, to even)
+ * roundTo("bf16", 1.01171875);   // 1.015625
+ * roundTo("fp16", 70000);        // Infinity
+ * @see IEEE 754-2008 §4.3.1; Wang & Kanwar 2019 (bfloat16)
+ */
+export function roundTo(format: Format, x: number): number {
+  switch (format) {
+    case "fp32": return Math.fround(x);
+    case "fp16": return f16round(x);
+    case "bf16": return bf16round(x);
+    default: throw new RangeError(`format must be one of ${FORMATS.join(", ")}, got "${String(format)}"`);
+  }
+}
+
+/**
+ * Rounds every element of `a` to `format`, in place (a no-op for fp32, since a Float32Array already holds float32).
+ *
+ * @param format the target format
+ * @param a the array to round
+ * @returns `a`
+ * @example
+ * roundArray("bf16", Float32Array.of(1.01171875)); // Float32Array [1.015625]
+ */
+export function roundArray(format: Format, a: Float32Array): Float32Array {
+  if (format === "fp32") return a;
+  for (let i = 0; i < a.length; i++) a[i] = roundTo(format, a[i]);
+  return a;
+}
+
+/**
+ * Bytes one element of `format` occupies in memory.
+ *
+ * @param format the format
+ * @returns 4 for fp32, 2 for fp16 and bf16
+ * @example
+ * bytesPerElement("bf16"); // 2
+ */
+export function bytesPerElement(format: Format): number {
+  if (format === "fp32") return 4;
+  if (format === "fp16" || format === "bf16") return 2;
+  throw new RangeError(`format must be one of ${FORMATS.join(", ")}, got "${String(format)}"`);
+}
+
+/**
+ * Validates a precision setting.
+ *
+ * @param p the setting to check
+ * @returns `p`
+ * @throws {RangeError} `precision.compute must be one of fp32, fp16, bf16, got "<x>"` (same for accumulate)
+ */
+export function checkPrecision(p: Precision): Precision {
+  for (const k of ["compute", "accumulate"] as const) {
+    if (!FORMATS.includes(p?.[k])) throw new RangeError(`precision.${k} must be one of ${FORMATS.join(", ")}, got "${String(p?.[k])}"`);
+  }
+  return p;
+}

@@ -1,0 +1,73 @@
+/**
+ * A small training loop for the course model on the shipped text.
+ */
+import { SONNETS } from "./data/sonnets.js";
+import { buildVocab, type Vocab } from "./vocab.js";
+import { createModel, forward, backward, type Model, type ModelConfig } from "./model.js";
+import { sampleBatch } from "./sampler.js";
+import { mulberry32 } from "./prng.js";
+import { cpuOps } from "./ops.js";
+import { AdamW, type AdamWOptions } from "./adamw.js";
+import type { Ops } from "./types.js";
+
+/** The default model size used by the chapters (small enough to train in a browser tab). */
+export const DEFAULT_MODEL: Omit<ModelConfig, "vocabSize"> = { contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 2, seed: 1 };
+
+/**
+ * The shipped text, its vocabulary and its encoding.
+ *
+ * @returns text (Shakespeare's sonnets), vocab and tokens
+ * @example
+ * const { vocab, tokens } = corpus(); vocab.size; // the distinct characters of the sonnets
+ */
+export function corpus(): { text: string; vocab: Vocab; tokens: Int32Array } {
+  const vocab = buildVocab(SONNETS);
+  return { text: SONNETS, vocab, tokens: vocab.encode(SONNETS) };
+}
+
+/** Options of {@link train}. */
+export interface TrainOptions {
+  /** Optimizer steps (integer >= 1). */
+  steps: number;
+  /** Sequences per step (default 8). */
+  batchSize?: number;
+  /** Positions per sequence (default 16). */
+  seqLen?: number;
+  /** Seed of the batch sampler (default 0). */
+  dataSeed?: number;
+  /** Model sizes (default {@link DEFAULT_MODEL}). */
+  model?: Partial<Omit<ModelConfig, "vocabSize">>;
+  /** AdamW hyperparameters (default lr 1e-2, otherwise PyTorch's defaults). */
+  adamw?: AdamWOptions;
+  /** Precision and matmul (default fp32 CPU). */
+  ops?: Ops;
+}
+
+/**
+ * Trains a fresh model with AdamW on random windows of the sonnets.
+ *
+ * @param o steps, sizes, seeds and precision
+ * @returns the trained model, the mean training loss at every step (nats per character)
+ * @throws {RangeError} `steps must be an integer >= 1, got 0`
+ * @example
+ * const { losses } = train({ steps: 200 }); // from about ln V ≈ 3.9 down to about 2.5
+ */
+export function train(o: TrainOptions): { model: Model; losses: number[]; vocab: Vocab } {
+  if (!Number.isInteger(o.steps) || o.steps < 1) throw new RangeError(`steps must be an integer >= 1, got ${o.steps}`);
+  const { vocab, tokens } = corpus();
+  const cfg = { ...DEFAULT_MODEL, ...o.model, vocabSize: vocab.size };
+  const model = createModel(cfg);
+  const opt = new AdamW(model.params, { lr: 1e-2, ...o.adamw });
+  const rng = mulberry32(o.dataSeed ?? 0);
+  const ops = o.ops ?? cpuOps();
+  const losses: number[] = [];
+  for (let s = 0; s < o.steps; s++) {
+    const batch = sampleBatch(tokens, { batchSize: o.batchSize ?? 8, seqLen: o.seqLen ?? 16, contextLength: cfg.contextLength }, rng);
+    opt.zeroGrad();
+    const f = forward(model, batch, ops);
+    backward(model, f, 1 / f.tokenCount, ops);
+    opt.step();
+    losses.push(f.loss);
+  }
+  return { model, losses, vocab };
+}
