@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
+import { round } from "../precision/index.js";
 import { bytesPerElement, checkPrecision, roundArray, roundTo } from "./precision.js";
 
 describe("roundTo", () => {
@@ -33,6 +34,12 @@ describe("roundTo", () => {
       if (dh < dl) return r === hi;
       return r === (Math.round(lo / ulp) % 2 === 0 ? lo : hi);
     }), { seed: 3, numRuns: 2000 });
+  });
+  it("roundTo(format, x) equals lib/precision's round(format, x) on float32 and float64 inputs", () => {
+    const edge = [0, -0, 65504, 65519.99, 65520, 2 ** -24, 2 ** -25, 3 * 2 ** -26, 1 + 2 ** -11, 1.01171875, 3e38, 3.4e38, 1e-40, NaN, Infinity, -Infinity];
+    const same = (a: number, b: number) => Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b));
+    for (const f of ["fp16", "bf16"] as const) for (const x of edge) expect(same(roundTo(f, x), round(f, x)), `${f} ${x}`).toBe(true);
+    fc.assert(fc.property(fc.oneof(fc.float(), fc.double()), (x) => same(roundTo("fp16", x), round("fp16", x)) && same(roundTo("bf16", x), round("bf16", x))), { seed: 4, numRuns: 5000 });
   });
   it("roundTo rejects an unknown format", () => {
     expect(() => roundTo("fp8" as never, 1)).toThrow(/format must be one of fp32, fp16, bf16, got "fp8"/);

@@ -2,12 +2,16 @@
  * The simulated number formats of the model, and the one rounding function
  * every op calls on its outputs.
  *
- * Adapter: `round(format, x)` has the signature of `lib/precision`'s
- * `round(format, x)`. Until that module exports it, fp16 and bf16 are
- * rounded here (round to nearest, ties to even; overflow to ±Infinity;
- * NaN stays NaN); switch the body of {@link roundTo} to the import then.
+ * The definition is `lib/precision`'s `round(format, x)` (round to nearest,
+ * ties to even; overflow to ±Infinity; NaN stays NaN). Because the model
+ * rounds millions of values per step, float32 inputs (almost all of them:
+ * every op output is a Float32Array) take a fast path, fp16 through
+ * @petamoriken/float16's `f16round` and bf16 through bit arithmetic, which a
+ * test checks equal to `round` on random and edge-case float32 values;
+ * any other input goes to `round` itself.
  */
 import { f16round } from "@petamoriken/float16";
+import { round } from "../precision/index.js";
 
 /** A storage/compute format of the simulation. */
 export type Format = "fp32" | "fp16" | "bf16";
@@ -49,13 +53,13 @@ function bf16round(x: number): number {
  * roundTo("fp16", 1 + 2 ** -11); // 1 (a tie, to even)
  * roundTo("bf16", 1.01171875);   // 1.015625
  * roundTo("fp16", 70000);        // Infinity
- * @see IEEE 754-2008 §4.3.1; Wang & Kanwar 2019 (bfloat16)
+ * @see lib/precision `round`; IEEE 754-2008 §4.3.1; Wang & Kanwar 2019 (bfloat16)
  */
 export function roundTo(format: Format, x: number): number {
   switch (format) {
     case "fp32": return Math.fround(x);
-    case "fp16": return f16round(x);
-    case "bf16": return bf16round(x);
+    case "fp16": return Math.fround(x) === x ? f16round(x) : round("fp16", x);
+    case "bf16": return Math.fround(x) === x ? bf16round(x) : round("bf16", x);
     default: throw new RangeError(`format must be one of ${FORMATS.join(", ")}, got "${String(format)}"`);
   }
 }
