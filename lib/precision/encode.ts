@@ -54,3 +54,16 @@ export function toHex(format: string, bits: number): string {
   const f = getFormat(format);
   return "0x" + bits.toString(16).padStart(Math.ceil(f.bits / 4), "0");
 }
+
+/**
+ * A value with its bit pattern, for messages and tables: `1.015625 (0x3f82)`.
+ * Values that are not numbers are shown with their type.
+ * @param format a format name
+ * @param v a value (rounded to the format for the pattern)
+ * @returns "<value> (<hex>)"; −0 shows as "-0"
+ * @example formatWithBits("bf16", 1.015625) // "1.015625 (0x3f82)"
+ */
+export function formatWithBits(format: string, v: unknown): string {
+  if (typeof v !== "number") return `${typeof v} ${JSON.stringify(v) ?? String(v)}`;
+  return `${Object.is(v, -0) ? "-0" : String(v)} (${toHex(format, encode(format, v))})`;
+}

@@ -8,7 +8,7 @@
  */
 export { FORMATS, FORMAT_NAMES, getFormat, makeFormat, type FormatName, type FloatFormat } from "./formats.js";
 export { round, isRepresentable, roundMagnitude, type RoundOptions } from "./round.js";
-export { encode, toHex } from "./encode.js";
+export { encode, toHex, formatWithBits } from "./encode.js";
 export { decode } from "./decode.js";
 export { ulp, nextUp, nextDown } from "./ulp.js";
 export { decompose, type Decomposition, type ValueKind } from "./decompose.js";
