@@ -14,7 +14,7 @@ export { type AttentionResult, type ReferenceOptions, referenceAttention } from 
 export { type TileState, type TileInput, flashTileStep } from "./flashTileStep.js";
 export { type FlashOptions, type FlashResult, type TraceStep, flashAttentionForward } from "./flashAttentionForward.js";
 export { maxAbsDiff } from "./testUtil.js";
+export { MASKED_LOGIT, kernelConstants, restoreMinusInfinity, type KernelConstants } from "./kernelConstants.js";
 export { type OnlineSoftmaxState, onlineSoftmaxInit, onlineSoftmaxUpdate, onlineSoftmaxFinalize } from "./onlineSoftmaxUpdate.js";
 export { type AttentionGradients, referenceAttentionBackward } from "./referenceAttentionBackward.js";
 export { type FlashBackwardOptions, flashAttentionBackward } from "./flashAttentionBackward.js";
-export { type AttentionCase, makeCase, attentionCaseArb } from "./arbitraries.js";

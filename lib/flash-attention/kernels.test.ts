@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import * as fc from "fast-check";
+import gpujs from "gpu.js";
+import { attentionCaseArb, makeCase } from "./arbitraries.js";
+import { createFlashAttentionKernel, runFlashAttentionKernel } from "./flashAttentionKernel.js";
+import { createStandardAttentionKernels, runStandardAttentionKernels } from "./standardAttentionKernels.js";
+import { referenceAttention } from "./referenceAttention.js";
+import { maxAbsDiff } from "./testUtil.js";
+
+const { GPU } = gpujs;
+
+/** Float32 tolerance of both kernels against the float64-inside reference, for |logits| ≲ 10 and |V| ≤ 1. */
+const KERNEL_TOL = 2e-5;
+
+function lseClose(a: Float32Array, b: Float32Array, tol: number): boolean {
+  return a.every((x, i) => (x === b[i]) || Math.abs(x - b[i]) <= tol * (1 + Math.abs(b[i])));
+}
+
+describe("gpu.js attention kernels", () => {
+  it("runFlashAttentionKernel and runStandardAttentionKernels equal referenceAttention on a causal Nq ≠ Nk case, fully masked rows included", () => {
+    const c = makeCase({ B: 2, H: 2, Nq: 9, Nk: 6, d: 5 }, 12, { causal: "bottom-right" });
+    const ref = referenceAttention(c.q, c.k, c.v, c.shape, c.opts);
+    for (const run of [runFlashAttentionKernel, runStandardAttentionKernels]) {
+      const r = run(c.q, c.k, c.v, c.shape, c.opts);
+      expect(maxAbsDiff(r.O, ref.O)).toBeLessThan(KERNEL_TOL);
+      expect(lseClose(r.lse, ref.lse, KERNEL_TOL)).toBe(true);
+      expect(Array.from(r.lse.subarray(0, 3))).toEqual([-Infinity, -Infinity, -Infinity]);
+      expect(r.O.subarray(0, 15).every((x) => x === 0)).toBe(true);
+    }
+  });
+  it("both kernels equal referenceAttention within 2e-5 for random shapes, masks and alignments (d from 1 to 9)", () => {
+    const gpu = new GPU();
+    try {
+      fc.assert(fc.property(attentionCaseArb(12, 9), (c) => {
+        const ref = referenceAttention(c.q, c.k, c.v, c.shape, c.opts);
+        const fk = createFlashAttentionKernel(gpu, c.shape, c.opts);
+        const sk = createStandardAttentionKernels(gpu, c.shape, c.opts);
+        try {
+          const f = fk.run(c.q, c.k, c.v);
+          const s = sk.run(c.q, c.k, c.v);
+          return maxAbsDiff(f.O, ref.O) < KERNEL_TOL && maxAbsDiff(s.O, ref.O) < KERNEL_TOL && lseClose(f.lse, ref.lse, KERNEL_TOL) && lseClose(s.lse, ref.lse, KERNEL_TOL);
+        } finally {
+          fk.destroy();
+          sk.destroy();
+        }
+      }), { seed: 17, numRuns: 25 });
+    } finally {
+      gpu.destroy();
+    }
+  });
+  it("the flash kernel handles d = 256 and N not a multiple of 4", () => {
+    const c = makeCase({ B: 1, H: 1, Nq: 7, Nk: 13, d: 256 }, 3, { causal: "top-left" });
+    const ref = referenceAttention(c.q, c.k, c.v, c.shape, c.opts);
+    expect(maxAbsDiff(runFlashAttentionKernel(c.q, c.k, c.v, c.shape, c.opts).O, ref.O)).toBeLessThan(KERNEL_TOL);
+  });
+  it("both kernels stay finite and close at logits of ±1e4 (float32 logits: error ≲ |logit|·2⁻²³·d)", () => {
+    const c = makeCase({ B: 1, H: 1, Nq: 5, Nk: 8, d: 4 }, 8, { amplitude: 60 });
+    const o = { scale: 1 };
+    const ref = referenceAttention(c.q, c.k, c.v, c.shape, o);
+    expect(Math.max(...Array.from(ref.lse, Math.abs))).toBeGreaterThan(1000);
+    for (const run of [runFlashAttentionKernel, runStandardAttentionKernels]) {
+      const r = run(c.q, c.k, c.v, c.shape, o);
+      expect(r.O.some(Number.isNaN)).toBe(false);
+      expect(maxAbsDiff(r.O, ref.O)).toBeLessThan(5e-3);
+    }
+  });
+  it("the kernels report their memory: standard holds 2·N² + N floats of intermediates, flash none beyond O and lse", () => {
+    const gpu = new GPU();
+    const shape = { B: 1, H: 1, Nq: 64, Nk: 64, d: 16 };
+    const sk = createStandardAttentionKernels(gpu, shape);
+    const fk = createFlashAttentionKernel(gpu, shape);
+    expect(sk.intermediateBytes).toBe((2 * 64 * 64 + 64) * 4);
+    expect(fk.outputBytes).toBe(64 * Math.ceil(17 / 4) * 4 * 4);
+    sk.destroy(); fk.destroy(); gpu.destroy();
+  });
+});
