@@ -136,9 +136,9 @@ export function createFlashAttentionKernel(gpu: InstanceType<typeof GPU>, shape:
   const { constants, mask } = kernelConstants(dummy, new Float32Array(B * H * Nk * d), new Float32Array(B * H * Nk * d), shape, o);
   const rows = B * H * Nq;
   const groups = Math.ceil((d + 1) / 4);
-  const kernel = gpu.createKernel(flashKernelBody as never, {
-    output: [rows * groups], constants: { ...constants, groups }, precision: "single", tactic: "precision", returnType: "Array(4)", loopMaxIterations: Math.max(Nk, d) + 1,
-  });
+  // returnType is a gpu.js setting missing from its .d.ts
+  const settings = { output: [rows * groups], constants: { ...constants, groups }, precision: "single", tactic: "precision", returnType: "Array(4)", loopMaxIterations: Math.max(Nk, d) + 1 };
+  const kernel = gpu.createKernel(flashKernelBody as never, settings as never);
   return {
     run(q, k, v) {
       kernelConstants(q, k, v, shape, o);
