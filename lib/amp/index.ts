@@ -9,3 +9,11 @@ export { DynamicLossScaler, LossScaler, dynamicLossScaleUpdate, validateDynamicL
 export { parseDeepSpeedFp16, createLossScaler, Fp16BlockSchema, SCALER_KEYS, LEGACY_DYNAMIC_DEFAULTS, type Fp16Block, type Fp16Settings, type HfTrainerPrecisionArgs } from "./deepspeedFp16Config.js";
 export { clipGradNorm, compareClipOrder, type ClipOrderComparison } from "./clipGradNorm.js";
 export { castArray, castInPlace, caster, bf16round, TRAIN_PRECISIONS, type TrainPrecision } from "./castArray.js";
+export { matmulPrecision, accumulationError, type Accumulate, type MatmulPrecisionOptions, type AccumulationErrorPoint } from "./matmulPrecision.js";
+export { optimizerStep, initOptimizerState, type OptimizerConfig, type OptimizerState, type SgdConfig, type AdamWConfig } from "./optimizerStep.js";
+export { ampStep, initAmpState, type AmpConfig, type AmpModel, type AmpState, type AmpStepRecord, type AmpEvent } from "./ampStep.js";
+export { trainAmp, type TrainAmpResult } from "./trainAmp.js";
+export { markovText, sampleBatch, mulberry32, gaussian, type MarkovText, type Batch, type Rng } from "./markovText.js";
+export { forwardBackward, initTinyMlpLm, PARAM_NAMES, type TinyMlpLmConfig, type ForwardBackwardOptions, type ForwardBackwardResult } from "./tinyMlpLm.js";
+export { tinyLmSetup, type TinyLmSetup } from "./tinyLmModel.js";
+export { gradExponentHistogram, FP16_LIMITS, type ExponentBin, type ExponentHistogram } from "./gradExponents.js";

@@ -1,0 +1,36 @@
+/**
+ * A training loop over {@link ampStep}: loss curves, loss-scale traces and
+ * skipped steps for one configuration.
+ */
+import { ampStep, initAmpState, type AmpConfig, type AmpModel, type AmpState, type AmpStepRecord } from "./ampStep.js";
+
+/** Result of {@link trainAmp}. */
+export interface TrainAmpResult {
+  /** One record per step (events dropped except for the first `keepEventsFor` steps). */
+  records: AmpStepRecord[];
+  /** The final state. */
+  state: AmpState;
+}
+
+/**
+ * Trains `steps` AMP iterations from `init` on batches from `nextBatch`.
+ * @param model the model adapter
+ * @param init initial weights (fp32), not modified
+ * @param nextBatch returns the batch of step i (seeded by the caller, so runs see the same data)
+ * @param config the AMP configuration
+ * @param steps number of iterations, integer >= 1
+ * @param keepEventsFor keep the event trace of the first k steps (default 3)
+ * @returns {@link TrainAmpResult}
+ * @throws {RangeError} `steps must be an integer >= 1, got 0`
+ */
+export function trainAmp<B>(model: AmpModel<B>, init: readonly Float32Array[], nextBatch: (step: number) => B, config: AmpConfig, steps: number, keepEventsFor = 3): TrainAmpResult {
+  if (!(Number.isInteger(steps) && steps >= 1)) throw new RangeError(`steps must be an integer >= 1, got ${steps}`);
+  let state = initAmpState(init, config);
+  const records: AmpStepRecord[] = [];
+  for (let i = 0; i < steps; i++) {
+    const r = ampStep(model, state, nextBatch(i), config);
+    state = r.state;
+    records.push(i < keepEventsFor ? r.record : { ...r.record, events: [] });
+  }
+  return { records, state };
+}
