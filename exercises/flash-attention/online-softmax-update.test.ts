@@ -1,0 +1,54 @@
+import * as fc from "fast-check";
+import { defineExercise, expectSame, property } from "../harness/index.js";
+import { onlineSoftmaxInit, onlineSoftmaxUpdate as reference } from "../../lib/flash-attention/onlineSoftmaxUpdate.js";
+import type { onlineSoftmaxUpdate, OnlineSoftmaxState } from "./online-softmax-update.js";
+
+const TOL = { abs: 1e-9, rel: 1e-9 };
+type F = typeof onlineSoftmaxUpdate;
+const same = (f: F, state: OnlineSoftmaxState, scores: number[], values: number[][], hint: string) =>
+  expectSame(f, reference as F, [state, scores, values], { tol: TOL, hint, name: "onlineSoftmaxUpdate" });
+
+export default defineExercise<F>({
+  id: "10.1",
+  title: "online softmax update",
+  chapter: "flash-attention",
+  file: "exercises/flash-attention/online-softmax-update.ts",
+  exportName: "onlineSoftmaxUpdate",
+  signature: "onlineSoftmaxUpdate(state: {m, l, acc}, scores: number[], values: number[][]): {m, l, acc}",
+  summary:
+    "Fold a block of logits and their value rows into the running max m, sum ℓ and unnormalised output acc of one query row: m' = max(m, max s), ℓ' = e^{m−m'}ℓ + Σ e^{s−m'}, acc' = e^{m−m'}acc + Σ e^{s−m'}v. Masked scores are −Infinity; an empty or fully masked block leaves the state unchanged (no NaN); logits of ±1e4 must not overflow. Tolerance 1e-9 + 1e-9·|expected|.",
+  reference: reference as F,
+  checks: [
+    { name: "worked example (two blocks of one key)", points: 1, run: async (f) => {
+        await same(f, onlineSoftmaxInit(1), [0], [[4]], "from the empty state: m' = 0, ℓ' = e⁰ = 1, acc' = 4");
+        await same(f, { m: 0, l: 1, acc: [4] }, [Math.log(3)], [[8]], "the max grows to ln 3: multiply the old ℓ and acc by e^{0 − ln 3} = 1/3 before adding");
+    } },
+    { name: "rescales ℓ and acc when the max grows", points: 2, run: async (f) => {
+        await same(f, { m: 1, l: 2.5, acc: [1, -2, 0.5] }, [3, 0.5], [[1, 0, 0], [0, 1, 0]], "both ℓ and acc were computed relative to the old max: multiply them by e^{m − m'}");
+        await same(f, { m: 2, l: 1.25, acc: [0.5, 0.25] }, [1, 2, 4], [[1, 1], [2, 2], [3, -3]], "e^{m − m'} rescales the old state; every new term is e^{s − m'}");
+    } },
+    { name: "logits of ±1e4", points: 1, run: async (f) => {
+        await same(f, { m: -1e4, l: 1, acc: [1] }, [1e4, 1e4 - 1], [[2], [3]], "subtract the new max before exp: exp(1e4) overflows to Infinity");
+        await same(f, onlineSoftmaxInit(2), [-1e4, -1e4 - 0.5], [[1, 0], [0, 1]], "subtract the max: exp(−1e4) underflows to 0 and ℓ would be 0");
+    } },
+    { name: "fully masked and empty blocks", points: 1, run: async (f) => {
+        await same(f, onlineSoftmaxInit(2), [-Infinity, -Infinity], [[1, 2], [3, 4]], "no kept score: return the state unchanged (−∞ − (−∞) is NaN)");
+        await same(f, { m: 0.5, l: 2, acc: [1] }, [-Infinity, 0.25], [[9], [1]], "a −Infinity score is a masked key: e^{−∞} = 0");
+        await same(f, { m: 0.5, l: 2, acc: [1] }, [], [], "an empty block changes nothing");
+    } },
+    { name: "ragged blocks over random rows", points: 2, run: (f) => {
+        const score = fc.oneof(fc.double({ min: -20, max: 20, noNaN: true }), fc.constantFrom(-Infinity, 1e4, -1e4));
+        const row = fc.array(fc.tuple(score, fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true })), { minLength: 1, maxLength: 20 });
+        return property(fc.tuple(row, fc.integer({ min: 1, max: 7 })), async ([r, b]) => {
+          let st = onlineSoftmaxInit(2);
+          for (let k = 0; k < r.length; k += b) {
+            const blk = r.slice(k, k + b);
+            const scores = blk.map((x) => x[0]);
+            const values = blk.map((x) => [x[1], x[2]]);
+            await same(f, st, scores, values, "fold the block as in the contract; the state you receive is the reference's after the previous blocks");
+            st = reference(st, scores, values);
+          }
+        }, { numRuns: 80 });
+    } },
+  ],
+});
