@@ -1,0 +1,69 @@
+import * as fc from "fast-check";
+import { callSafely, defineExercise, expectThrows, fail, property } from "../harness/index.js";
+import { chooseSegments as libChoose, simulateCheckpointing, layerCosts, tradeoff } from "../../lib/accumulation-checkpointing/index.js";
+import { createModel } from "../../lib/nn/index.js";
+import type { chooseSegments, LayerCost } from "./choose-segments.js";
+
+const reference: typeof chooseSegments = (costs, limit) => libChoose(costs, limit);
+
+/** Grades one call: the answer must be a segmentation, fit the budget, and recompute as little as the reference's. */
+async function expectOptimal(f: typeof chooseSegments, costs: LayerCost[], limit: number, hint: string): Promise<void> {
+  const got = await callSafely(f, [costs, limit], { hint, name: "chooseSegments", label: `chooseSegments(<${costs.length} layers>, ${limit})` });
+  const n = costs.length;
+  if (!Array.isArray(got) || got.some((s) => !Number.isInteger(s) || s < 1) || got.reduce((a, b) => a + b, 0) !== n) {
+    fail(`chooseSegments(<${n} layers>, ${limit}) returned ${JSON.stringify(got)}, which is not a list of positive lengths summing to ${n}`, hint);
+  }
+  const mine = simulateCheckpointing(costs, got).result;
+  const best = simulateCheckpointing(costs, reference(costs, limit)).result;
+  if (mine.peakBytes > limit) fail(`segments [${got.join(", ")}] peak at ${mine.peakBytes} bytes, over the limit ${limit}`, hint);
+  if (mine.recomputeFlops > best.recomputeFlops) {
+    fail(`segments [${got.join(", ")}] fit (peak ${mine.peakBytes} bytes) but recompute ${mine.recomputeFlops} FLOPs; the best recomputes ${best.recomputeFlops}`, hint);
+  }
+}
+
+const c = { inputBytes: 1, savedBytes: 2, flops: 10 };
+const model = createModel({ vocabSize: 60, contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 6, seed: 1 });
+const modelCosts = layerCosts(model.layers, 128, "fp16");
+
+export default defineExercise({
+  id: "3.2",
+  title: "choose checkpoint segments under a memory limit",
+  chapter: "accumulation-checkpointing",
+  file: "exercises/accumulation-checkpointing/choose-segments.ts",
+  exportName: "chooseSegments",
+  signature: "chooseSegments(costs: {inputBytes, savedBytes, flops}[], memoryLimitBytes: number): number[]",
+  summary:
+    "Cut the layers into segments (all but the last checkpointed) so that the peak activation memory fits the limit with the least recomputation. Any optimal segmentation earns the points; the grader checks it is valid, fits, and recomputes no more than the best one. No fit: throw a RangeError.",
+  reference,
+  checks: [
+    { name: "no checkpointing when everything fits", points: 1, run: async (f) => {
+        await expectOptimal(f, [c, c, c, c], 8, "if the plain run fits, recompute nothing: one segment");
+    } },
+    { name: "worked example: 4 equal layers, 5 bytes", points: 2, run: async (f) => {
+        await expectOptimal(f, [c, c, c, c], 5, "[2, 2] peaks at 5 with 20 FLOPs; [1, 1, 1, 1] also fits but recomputes 30");
+        await expectOptimal(f, [c, c, c, c], 4, "at 4 bytes only segmentations that keep few checkpoints AND a short last segment fit");
+    } },
+    { name: "the course model at every budget", points: 2, run: async (f) => {
+        const peaks = [...new Set(tradeoff(modelCosts).map((p) => p.peakBytes))].sort((a, b) => a - b);
+        for (const limit of [peaks[0], peaks[Math.floor(peaks.length / 3)], peaks[Math.floor((2 * peaks.length) / 3)], peaks[peaks.length - 1]]) {
+          await expectOptimal(f, modelCosts, limit, "layers differ here: the embedding's input is int32 ids, the blocks save x and tanh(u); compare all segmentations");
+        }
+    } },
+    { name: "impossible budget throws", points: 1, run: async (f) => {
+        await expectThrows(f, [[c, c, c, c], 3], undefined, { hint: "no segmentation peaks below 4 bytes here: throw a RangeError" });
+    } },
+    { name: "random layer costs", points: 2, run: (f) => property(
+        fc.record({
+          layers: fc.array(fc.record({ inputBytes: fc.integer({ min: 1, max: 40 }), extra: fc.integer({ min: 0, max: 60 }), flops: fc.integer({ min: 1, max: 100 }) }), { minLength: 1, maxLength: 8 }),
+          frac: fc.double({ min: 0, max: 1, noNaN: true }),
+        }),
+        async ({ layers, frac }) => {
+          const costs = layers.map((l) => ({ inputBytes: l.inputBytes, savedBytes: l.inputBytes + l.extra, flops: l.flops }));
+          const peaks = tradeoff(costs).map((p) => p.peakBytes);
+          const lo = Math.min(...peaks), hi = Math.max(...peaks);
+          await expectOptimal(f, costs, Math.round(lo + frac * (hi - lo)), "check both terms of the peak: end of forward, and each segment's recompute");
+        },
+        { numRuns: 40 },
+    ) },
+  ],
+});

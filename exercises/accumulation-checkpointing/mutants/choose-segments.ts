@@ -1,0 +1,48 @@
+import type { chooseSegments, LayerCost } from "../choose-segments.js";
+
+function compositions(n: number): number[][] {
+  const out: number[][] = [];
+  for (let mask = 0; mask < 2 ** (n - 1); mask++) {
+    const segs: number[] = [];
+    let len = 1;
+    for (let cut = 0; cut < n - 1; cut++) { if (mask & (1 << cut)) { segs.push(len); len = 1; } else len++; }
+    segs.push(len);
+    out.push(segs);
+  }
+  return out;
+}
+/** Peak with a configurable mistake. */
+function peak(costs: LayerCost[], segs: number[], forgetForwardEnd: boolean): number {
+  const starts: number[] = [];
+  segs.reduce((s, l) => { starts.push(s); return s + l; }, 0);
+  const last = segs.length - 1;
+  let ckpt = 0, p = 0;
+  for (let k = 0; k < last; k++) {
+    const seg = costs.slice(starts[k], starts[k] + segs[k]).reduce((s, c) => s + c.savedBytes, 0);
+    p = Math.max(p, ckpt + seg);
+    ckpt += costs[starts[k]].inputBytes;
+  }
+  const lastSaved = costs.slice(starts[last]).reduce((s, c) => s + c.savedBytes, 0);
+  return forgetForwardEnd ? Math.max(p, lastSaved) : Math.max(p, ckpt + lastSaved);
+}
+function recompute(costs: LayerCost[], segs: number[]): number {
+  return costs.slice(0, costs.length - segs[segs.length - 1]).reduce((s, c) => s + c.flops, 0);
+}
+function best(costs: LayerCost[], limit: number, score: (s: number[]) => number, forgetForwardEnd = false): number[] {
+  let b: number[] | null = null;
+  for (const s of compositions(costs.length)) {
+    if (peak(costs, s, forgetForwardEnd) > limit) continue;
+    if (!b || score(s) < score(b)) b = s;
+  }
+  if (!b) throw new RangeError("no segmentation fits");
+  return b;
+}
+
+export const mutants: Record<string, typeof chooseSegments> = {
+  "always √n equal segments (Chen's rule, ignoring the budget)": (costs) => {
+    const n = costs.length, k = Math.max(1, Math.round(Math.sqrt(n)));
+    return Array.from({ length: k }, (_, i) => Math.floor(n / k) + (i < n % k ? 1 : 0));
+  },
+  "minimises the peak instead of the recomputation": (costs, limit) => best(costs, limit, (s) => peak(costs, s, false)),
+  "forgets the checkpoints still alive when forward ends": (costs, limit) => best(costs, limit, (s) => recompute(costs, s), true),
+};

@@ -1,0 +1,39 @@
+import * as fc from "fast-check";
+import { defineExercise, expectSame, expectThrows, property } from "../harness/index.js";
+import { recomputeSchedule as libSchedule, allSegmentations } from "../../lib/accumulation-checkpointing/index.js";
+import type { recomputeSchedule } from "./recompute-schedule.js";
+
+const reference: typeof recomputeSchedule = (n, segments) => libSchedule(n, segments);
+
+export default defineExercise({
+  id: "3.3",
+  title: "recompute schedule",
+  chapter: "accumulation-checkpointing",
+  file: "exercises/accumulation-checkpointing/recompute-schedule.ts",
+  exportName: "recomputeSchedule",
+  signature: "recomputeSchedule(numLayers: number, segments: number[]): string[]",
+  summary:
+    "List the work of one checkpointed training step as labels F<i> (forward), R<i> (recompute in backward) and B<i> (backward): every segment but the last is checkpointed, so in backward it is first re-run in forward order and then backpropagated in reverse. Bad segmentations throw a RangeError.",
+  reference,
+  checks: [
+    { name: "no checkpointing", points: 1, run: async (f) => {
+        await expectSame(f, reference, [3, [3]], { hint: "one segment: it is the last one, so nothing is recomputed" });
+    } },
+    { name: "worked example [2, 2]", points: 1, run: async (f) => {
+        await expectSame(f, reference, [4, [2, 2]], { hint: "backpropagate the last segment first; the first segment is recomputed only when backward reaches it" });
+    } },
+    { name: "every layer its own segment", points: 1, run: async (f) => {
+        await expectSame(f, reference, [4, [1, 1, 1, 1]], { hint: "the last segment (layer 3) is not checkpointed, so it has no R3" });
+    } },
+    { name: "bad segmentations throw", points: 1, run: async (f) => {
+        await expectThrows(f, [5, [2, 2]], undefined, { hint: "segments must sum to numLayers" });
+        await expectThrows(f, [3, [3, 0]], undefined, { hint: "segment lengths must be >= 1" });
+        await expectThrows(f, [0, []], undefined, { hint: "numLayers must be >= 1" });
+    } },
+    { name: "random segmentations", points: 2, run: (f) => property(
+        fc.integer({ min: 1, max: 8 }).chain((n) => fc.constantFrom(...allSegmentations(n)).map((s) => [n, s] as const)),
+        async ([n, s]) => { await expectSame(f, reference, [n, [...s]], { hint: "forward all; then per segment from the last: (recompute in order, unless last) then backward in reverse" }); },
+        { numRuns: 60 },
+    ) },
+  ],
+});
