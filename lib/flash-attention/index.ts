@@ -18,3 +18,4 @@ export { MASKED_LOGIT, kernelConstants, restoreMinusInfinity, type KernelConstan
 export { type OnlineSoftmaxState, onlineSoftmaxInit, onlineSoftmaxUpdate, onlineSoftmaxFinalize } from "./onlineSoftmaxUpdate.js";
 export { type AttentionGradients, referenceAttentionBackward } from "./referenceAttentionBackward.js";
 export { type FlashBackwardOptions, flashAttentionBackward } from "./flashAttentionBackward.js";
+export { largestSeqLen } from "./largestSeqLen.js";
