@@ -131,6 +131,7 @@ export class World {
     live.forEach((m, i) => {
       const dst = this.buffers[m.receiver];
       if (m.op === "copy") dst.set(payloads[i], m.offset);
+      else if (this.reduce === addChunk) addInPlace(dst, m.offset, payloads[i]); // same float32 sums, no allocation
       else dst.set(this.reduce(dst.subarray(m.offset, m.offset + m.length), payloads[i]), m.offset);
       const bytes = m.length * this.bytesPerElement;
       this.bytesSent[m.sender] += bytes;
@@ -148,6 +149,11 @@ export class World {
   }
 }
 
+/** dst[offset + i] = fl32(dst[offset + i] + src[i]): addChunk without the new array. */
+function addInPlace(dst: Float32Array, offset: number, src: Float32Array): void {
+  for (let i = 0; i < src.length; i++) dst[offset + i] += src[i];
+}
+
 /**
  * Copies per-rank buffers into Float32Arrays, checking there is at least one.
  * @param sameLength also require every buffer to have the first one's length
@@ -162,6 +168,6 @@ export function copyBuffers(buffers: readonly ArrayLike<number>[], sameLength: b
     if (sameLength && b.length !== buffers[0].length) {
       throw new RangeError(`buffers[${r}] has length ${b.length}, expected ${buffers[0].length} (every rank's buffer must have the same length)`);
     }
-    return Float32Array.from(b);
+    return b instanceof Float32Array ? b.slice() : Float32Array.from(b);
   });
 }

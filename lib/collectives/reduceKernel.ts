@@ -23,7 +23,7 @@ export interface ReduceKernel {
  * every backend here, so it equals the CPU path {@link addChunk} bit for bit
  * (tests check it on 200,000 random values; the page checks WebGL2).
  *
- * @param mode gpu.js mode (default "gpu": the best available backend)
+ * @param mode gpu.js mode (default "gpu": the best available backend, reported in `backend`)
  * @returns `{reduce, backend, destroy}`
  * @throws RangeError from `reduce`: `received has length 2, expected 3 (the local chunk's length)`
  * @example
@@ -33,7 +33,7 @@ export interface ReduceKernel {
  * @see gpu.js README, "Dynamic Sized Arguments" and "Precision"
  */
 export function createReduceKernel(mode: KernelMode = "gpu"): ReduceKernel {
-  const gpu = new GPU({ mode });
+  const gpu = mode === "gpu" ? new GPU() : new GPU({ mode }); // without a mode gpu.js picks (and reports) its best backend
   const kernel = gpu
     .createKernel(function (this: { thread: { x: number } }, a: number[], b: number[]) {
       return a[this.thread.x] + b[this.thread.x];
