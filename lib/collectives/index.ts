@@ -17,4 +17,6 @@ export { broadcast, type RootedOptions } from "./broadcast.js";
 export { reduce } from "./reduce.js";
 export { parameterServerAllReduce, type ParameterServerOptions } from "./parameterServerAllReduce.js";
 export { binomialTreeSteps, checkRoot } from "./binomialTree.js";
+export { replayEvents } from "./replayEvents.js";
+export { randomBuffers, naiveSum, mulberry32, firstMismatch, maxSumError } from "./testing.js";
 export { collectiveCost, ringAllReduceBytesPerRank, type CollectiveAlgorithm, type CollectiveCost } from "./collectiveCost.js";
