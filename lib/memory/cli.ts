@@ -16,6 +16,7 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The `--help` text: every option with its default. */
 export const HELP = `Estimate GPU memory per device for training a transformer.
 
 Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
