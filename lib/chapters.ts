@@ -20,7 +20,7 @@ export interface Chapter {
 
 /** Every chapter of the course, in order. */
 export const CHAPTERS: readonly Chapter[] = [
-  { number: 1, slug: "precision", title: "Precision formats", summary: "fp32, fp16, bf16, tf32 and fp8: bits, range, rounding, and why accumulation needs more precision than storage.", status: "coming" },
+  { number: 1, slug: "precision", title: "Precision formats", summary: "fp32, fp16, bf16, tf32 and fp8: bits, range, rounding, and why accumulation needs more precision than storage.", status: "written" },
   { number: 2, slug: "memory", title: "Memory budget", summary: "Parameters, gradients, optimizer states and activations, per GPU, from a real config.json.", status: "written" },
   { number: 3, slug: "accumulation-checkpointing", title: "Gradient accumulation and checkpointing", summary: "Larger batches without more memory, and trading compute for activation memory.", status: "coming" },
   { number: 4, slug: "amp", title: "Mixed precision (AMP)", summary: "fp32 master weights, loss scaling and GradScaler, step by step on a model that trains.", status: "coming" },

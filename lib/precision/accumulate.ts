@@ -5,6 +5,7 @@
 import gpujs from "gpu.js";
 import { FORMATS } from "./formats.js";
 import { kernelRoundToFormat } from "./kernel-round.js";
+import { backendName } from "./backend-name.js";
 import { checkAccumulateArgs, type AccumulatorFormat } from "./accumulate-reference.js";
 
 const { GPU } = gpujs;
@@ -13,6 +14,8 @@ const { GPU } = gpujs;
 export interface AccumulateOptions {
   /** gpu.js mode: "gpu" (default), "cpu", "webasm", "webgl2"… */
   mode?: string;
+  /** Called with the backend that ran the kernel ("webgl2", "webasm", "cpu"…). */
+  onBackend?: (backend: string) => void;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface AccumulateOptions {
  * @param values (N,) float32 addends
  * @param lengths (K,) prefix lengths in [0, N]
  * @param accumulator "fp32" | "fp16" | "bf16"
- * @param options `{mode}` for gpu.js
+ * @param options `{mode, onBackend}` for gpu.js
  * @returns (K,) sums as float32
  * @throws {TypeError|RangeError} on bad arguments, naming the field
  * @example accumulate(new Float32Array(4096).fill(1), [1000, 2048, 4096], "fp16") // Float32Array [1000, 2048, 2048]
@@ -57,6 +60,7 @@ export function accumulate(values: Float32Array, lengths: readonly number[], acc
       .setTactic("precision");
     try {
       const out = kernel(values, Float32Array.from(lengths), f.mantissaBits, f.emin, f.maxFinite, Infinity) as unknown as Float32Array;
+      options.onBackend?.(backendName(kernel));
       return out instanceof Float32Array ? Float32Array.from(out) : Float32Array.from(out as ArrayLike<number>);
     } finally {
       kernel.destroy();

@@ -5,6 +5,7 @@
 import gpujs, { type IKernelRunShortcut } from "gpu.js";
 import { getFormat } from "./formats.js";
 import { kernelRoundToFormat } from "./kernel-round.js";
+import { backendName } from "./backend-name.js";
 
 const { GPU } = gpujs;
 
@@ -67,7 +68,7 @@ export function createQuantizer(format: string, options: QuantizeOptions = {}): 
         kernels.set(values.length, kernel);
       }
       const out = kernel(values, f.mantissaBits, f.emin, f.maxFinite, Infinity) as unknown as Float32Array;
-      backend = (kernel as unknown as { kernel?: { constructor: { mode?: string } } }).kernel?.constructor.mode ?? gpu.mode ?? "unknown";
+      backend = backendName(kernel);
       return out instanceof Float32Array ? out : Float32Array.from(out as ArrayLike<number>);
     },
     get backend() {
