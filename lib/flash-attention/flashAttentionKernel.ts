@@ -10,6 +10,17 @@ import type { AttentionOptions, AttentionShape } from "./shape.js";
 
 const { GPU } = gpujs;
 
+/**
+ * A gpu.js GPU for this chapter's kernels, so that pages need not import gpu.js themselves.
+ * @param mode gpu.js mode ("webgl2", "webasm", "cpu", …); default: the best available
+ * @returns the GPU; the caller destroys it with gpu.destroy()
+ * @example const gpu = createGpu("webgl2"); … gpu.destroy();
+ * @see https://github.com/gpujs/gpu.js (new GPU({mode}))
+ */
+export function createGpu(mode?: string): InstanceType<typeof GPU> {
+  return mode ? new GPU({ mode: mode as never }) : new GPU();
+}
+
 type Ctx = { thread: { x: number }; constants: KernelConstants & { groups: number } };
 
 /**
@@ -170,7 +181,7 @@ export function createFlashAttentionKernel(gpu: InstanceType<typeof GPU>, shape:
  */
 export function runFlashAttentionKernel(q: Float32Array, k: Float32Array, v: Float32Array, shape: AttentionShape, o: AttentionOptions & { mode?: string } = {}): { O: Float32Array; lse: Float32Array; mode: string } {
   kernelConstants(q, k, v, shape, o);
-  const gpu = o.mode ? new GPU({ mode: o.mode as never }) : new GPU();
+  const gpu = createGpu(o.mode);
   try {
     const fk = createFlashAttentionKernel(gpu, shape, o);
     try {
