@@ -25,7 +25,7 @@ function sameBits(a: Float32Array, b: Float32Array): boolean {
 }
 
 function time(run: () => Float32Array): { ms: number; out: Float32Array } {
-  let out = new Float32Array(0);
+  let out: Float32Array = new Float32Array(0);
   const ms: number[] = [];
   for (let r = 0; r < RUNS; r++) {
     const t = performance.now();
