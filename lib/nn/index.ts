@@ -1,11 +1,11 @@
 /**
  * `lib/nn`: a small character-level language model with hand-written forward
  * and backward, PyTorch-style optimizers, simulated precision, and an
- * opt-in gpu.js matmul (import it from "./matmul-gpu.js" so that gpu.js is
- * only loaded when needed).
+ * opt-in gpu.js matmul (in the module matmul-gpu.js, kept out of this index
+ * so that gpu.js is only loaded when needed).
  *
  * @example
- * import { corpus, createModel, DEFAULT_MODEL, sampleBatch, mulberry32, forward, backward, AdamW } from "./lib/nn/index.js";
+ * // with corpus, createModel, DEFAULT_MODEL, sampleBatch, mulberry32, forward, backward, AdamW from this index:
  * const { vocab, tokens } = corpus();
  * const model = createModel({ ...DEFAULT_MODEL, vocabSize: vocab.size });
  * const opt = new AdamW(model.params, { lr: 1e-2 });

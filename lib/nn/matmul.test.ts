@@ -2,6 +2,18 @@ import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { matmul, matmulFlops } from "./matmul.js";
 import { mulberry32 } from "./prng.js";
+import { roundTo, type Format } from "./precision.js";
+
+/** The textbook i-j-k loop with the accumulator rounded after every addition: the oracle for the summation order. */
+function textbook(a: Float32Array, b: Float32Array, M: number, K: number, N: number, tA: boolean, tB: boolean, acc: Format): Float32Array {
+  const c = new Float32Array(M * N);
+  for (let i = 0; i < M; i++) for (let j = 0; j < N; j++) {
+    let s = 0;
+    for (let k = 0; k < K; k++) s = roundTo(acc, s + Math.fround((tA ? a[k * M + i] : a[i * K + k]) * (tB ? b[j * K + k] : b[k * N + j])));
+    c[i * N + j] = s;
+  }
+  return c;
+}
 
 function randomMatrix(n: number, seed: number): Float32Array {
   const r = mulberry32(seed);
@@ -42,6 +54,13 @@ describe("matmul", () => {
     const b = new Float32Array(K).fill(2 ** -12); b[0] = 1;
     expect(matmul(a, b, { M: 1, K, N: 1 }, "fp32")[0]).toBe(2);
     expect(matmul(a, b, { M: 1, K, N: 1 }, "fp16")[0]).toBe(1);
+  });
+  it("matmul equals the textbook loop bit for bit in every accumulate format and layout (same summation order)", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 6 }), fc.boolean(), fc.boolean(), fc.constantFrom<Format>("fp32", "fp16", "bf16"), fc.integer(), (M, K, N, tA, tB, acc, seed) => {
+      const a = randomMatrix(M * K, seed).map((x) => 4 * x), b = randomMatrix(K * N, seed + 7).map((x) => 4 * x);
+      const got = matmul(a, b, { M, K, N, transA: tA, transB: tB }, acc), want = textbook(a, b, M, K, N, tA, tB, acc);
+      return got.every((v, i) => Object.is(v, want[i]));
+    }), { seed: 12, numRuns: 150 });
   });
   it("matmul rejects bad shapes with the field name", () => {
     expect(() => matmul(new Float32Array(4), new Float32Array(4), { M: 0, K: 2, N: 2 })).toThrow(/M must be an integer >= 1, got 0/);

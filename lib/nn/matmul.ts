@@ -49,21 +49,33 @@ export function checkMatmul(a: ArrayLike<number>, b: ArrayLike<number>, s: Matmu
 export function matmul(a: Float32Array, b: Float32Array, shape: MatmulShape, accumulate: Format = "fp32"): Float32Array {
   checkMatmul(a, b, shape);
   const { M, K, N, transA = false, transB = false } = shape;
+  const bKN = transB ? transpose(b, N, K) : b; // (K, N) row-major
   const c = new Float32Array(M * N);
-  const fp32 = accumulate === "fp32";
+  // i-k-j order: for each output row, add a[i,k]·b[k,:] into it for k = 0, 1, …, so every c[i,j]
+  // still sums its K terms in increasing k (the same result as the textbook i-j-k loop).
+  const row = accumulate === "fp32" ? null : new Float64Array(N);
   for (let i = 0; i < M; i++) {
-    for (let j = 0; j < N; j++) {
-      let s = 0;
-      for (let k = 0; k < K; k++) {
-        const x = transA ? a[k * M + i] : a[i * K + k]; // A[i,k]
-        const y = transB ? b[j * K + k] : b[k * N + j]; // B[k,j]
-        const p = Math.fround(x * y);
-        s = fp32 ? Math.fround(s + p) : roundTo(accumulate, s + p);
+    const ci = c.subarray(i * N, i * N + N); // (N): a Float32Array, so each store rounds to fp32
+    if (row) row.fill(0);
+    for (let k = 0; k < K; k++) {
+      const x = transA ? a[k * M + i] : a[i * K + k]; // A[i,k]
+      const bk = k * N; // row k of B
+      if (row === null) {
+        for (let j = 0; j < N; j++) ci[j] += Math.fround(x * bKN[bk + j]); // s ← fp32(s + fp32(a·b))
+      } else {
+        for (let j = 0; j < N; j++) row[j] = roundTo(accumulate, row[j] + Math.fround(x * bKN[bk + j])); // s ← fmt(s + fp32(a·b))
       }
-      c[i * N + j] = s; // (M, N)
     }
+    if (row) ci.set(row);
   }
   return c;
+}
+
+/** The (cols, rows) transpose of a (rows, cols) row-major matrix. */
+function transpose(m: Float32Array, rows: number, cols: number): Float32Array {
+  const t = new Float32Array(m.length);
+  for (let r = 0; r < rows; r++) for (let q = 0; q < cols; q++) t[q * rows + r] = m[r * cols + q]; // (cols, rows)
+  return t;
 }
 
 /**

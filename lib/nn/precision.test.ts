@@ -40,6 +40,14 @@ describe("roundTo", () => {
     const same = (a: number, b: number) => Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b));
     for (const f of ["fp16", "bf16"] as const) for (const x of edge) expect(same(roundTo(f, x), round(f, x)), `${f} ${x}`).toBe(true);
     fc.assert(fc.property(fc.oneof(fc.float(), fc.double()), (x) => same(roundTo("fp16", x), round("fp16", x)) && same(roundTo("bf16", x), round("bf16", x))), { seed: 4, numRuns: 5000 });
+    // near-ties in float64 that float32 rounding turns into exact ties (double rounding would go wrong)
+    fc.assert(fc.property(fc.integer({ min: 0, max: 255 }), fc.integer({ min: -20, max: 20 }), fc.boolean(), fc.boolean(), (m, e, up, neg) => {
+      const sgn = neg ? -1 : 1;
+      const bfTie = sgn * (1 + (2 * m + 1) / 256) * 2 ** e; // halfway between two bf16 values
+      const f16Tie = sgn * (1 + (2 * m + 1) / 2048) * 2 ** Math.max(-14, Math.min(e, 15));
+      const d = (up ? 1 : -1) * 2 ** -40 * Math.abs(bfTie), d16 = (up ? 1 : -1) * 2 ** -40 * Math.abs(f16Tie);
+      return [bfTie, bfTie + d].every((x) => same(roundTo("bf16", x), round("bf16", x))) && [f16Tie, f16Tie + d16].every((x) => same(roundTo("fp16", x), round("fp16", x)));
+    }), { seed: 6, numRuns: 2000 });
   });
   it("roundTo rejects an unknown format", () => {
     expect(() => roundTo("fp8" as never, 1)).toThrow(/format must be one of fp32, fp16, bf16, got "fp8"/);
