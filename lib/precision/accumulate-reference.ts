@@ -9,7 +9,12 @@ export type AccumulatorFormat = "fp32" | "fp16" | "bf16";
 
 /**
  * Checks the arguments shared by the accumulation kernel and its reference.
- * @throws {TypeError|RangeError} naming the field
+ * @param values must be a Float32Array
+ * @param lengths must be an array of integers in [0, values.length]
+ * @param accumulator must be "fp32", "fp16" or "bf16"
+ * @throws {TypeError} `accumulator must be one of fp32, fp16, bf16, got "fp8"`
+ * @throws {RangeError} `lengths must hold integers in [0, 4] (values.length), got 5`
+ * @example checkAccumulateArgs(new Float32Array(4), [4], "fp16") // returns undefined
  */
 export function checkAccumulateArgs(values: Float32Array, lengths: readonly number[], accumulator: string): void {
   if (!(values instanceof Float32Array)) throw new TypeError(`values must be a Float32Array, got ${Object.prototype.toString.call(values)}`);

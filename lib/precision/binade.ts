@@ -23,6 +23,7 @@ export function binade(a: number): number {
  * Rounds a non-negative number to the nearest integer, ties to even.
  * @param r a non-negative float64 (exact: only floor and a subtraction)
  * @returns the nearest integer; on a tie (fraction exactly 0.5) the even one
+ * @see IEEE 754-2008 §4.3.1 roundTiesToEven
  * @example roundHalfEven(2.5) // 2
  * @example roundHalfEven(3.5) // 4
  */

@@ -53,6 +53,8 @@ export interface FloatFormat {
  * @param mantissaBits m, 1 to 52
  * @param fn true for "finite, NaN only" formats (OCP E4M3FN): no infinity, the
  *   all-ones exponent holds normal numbers and only S.1111.111 is NaN
+ * @param nanBits the pattern `encode` returns for NaN
+ * @param source where the format is defined
  * @returns the format description
  * @example makeFormat("fp16", 5, 10, false, 0x7e00, "IEEE 754").maxFinite // 65504
  */

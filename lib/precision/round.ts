@@ -27,6 +27,8 @@ export interface RoundOptions {
  * @param f the format
  * @param a |x| ≥ 0, finite
  * @returns the nearest multiple of the quantum 2^(max(binade(a), emin) − m), ties to even
+ * @throws {RangeError} when a is negative or not finite (from binade)
+ * @example roundMagnitude(FORMATS.fp16, 65520) // 65536 (beyond maxFinite: the caller overflows it)
  */
 export function roundMagnitude(f: FloatFormat, a: number): number {
   if (a === 0) return 0;
@@ -71,6 +73,10 @@ export function round(format: string, x: number, options: RoundOptions = {}): nu
 /**
  * True when x is exactly representable in `format` (NaN and ±Infinity count
  * when the format has them).
+ * @param format a format name
+ * @param x any number
+ * @returns round(format, x) is x (NaN counts as NaN)
+ * @throws {TypeError} on an unknown format or a non-number x
  * @example isRepresentable("fp16", 65504) // true
  * @example isRepresentable("fp16", 0.1) // false
  */
