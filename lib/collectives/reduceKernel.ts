@@ -54,11 +54,19 @@ export function createReduceKernel(mode: KernelMode = "gpu"): ReduceKernel {
   return {
     reduce,
     get backend() {
-      return (gpu as unknown as { mode: string }).mode ?? mode;
+      return backendName(gpu as unknown as { Kernel: unknown; mode: string });
     },
     destroy() {
       kernel.destroy();
       gpu.destroy();
     },
   };
+}
+
+/** The backend gpu.js chose, by its kernel class (GL kernels all report mode "gpu"). */
+function backendName(gpu: { Kernel: unknown; mode: string }): string {
+  const g = gpujs as unknown as Record<string, unknown>;
+  const names: [string, string][] = [["WebGL2Kernel", "webgl2"], ["WebGLKernel", "webgl"], ["HeadlessGLKernel", "headlessgl"], ["WebAssemblyKernel", "webasm"], ["CPUKernel", "cpu"], ["WebGPUKernel", "webgpu"]];
+  for (const [cls, name] of names) if (g[cls] !== undefined && gpu.Kernel === g[cls]) return name;
+  return gpu.mode;
 }

@@ -48,7 +48,7 @@ export interface DdpStepResult {
  * ends; gradients grouped in buckets (assignBuckets); each bucket ring
  * all-reduced on a communication stream once all its gradients are ready
  * (overlap) or after backward (no overlap), in bucket order; then every rank
- * steps its own optimizer. A layer with used=false never produces a gradient:
+ * steps its own optimizer. A layer with used=false runs neither forward nor backward and never produces a gradient:
  * without find_unused_parameters its bucket, and every later one, never
  * launches, and PyTorch raises at the next forward; with it, DDP traverses the
  * autograd graph after forward and marks those parameters ready at once (their
@@ -62,7 +62,8 @@ export interface DdpStepResult {
  *   DistributedDataParallel docs; reducer.cpp ("Expected to have finished reduction in the prior iteration")
  */
 export function simulateDdpStep(config: DdpConfig): { result: DdpStepResult; events: TimelineEvent[] } {
-  const layers = checkLayers(config.layers);
+  // a layer that takes no part in this step's forward runs neither forward nor backward
+  const layers = checkLayers(config.layers).map((l) => (l.used === false ? { ...l, forwardMs: 0, backwardMs: 0 } : l));
   const P = checkNumRanks(config.numRanks);
   checkMs("optimizerMs", config.optimizerMs);
   const traversalMs = config.findUnusedParameters ? checkMs("findUnusedTraversalMs", config.findUnusedTraversalMs ?? 0) : 0;
@@ -101,9 +102,9 @@ export function simulateDdpStep(config: DdpConfig): { result: DdpStepResult; eve
   const events: TimelineEvent[] = [];
   for (let r = 0; r < P; r++) {
     let c = 0;
-    for (const l of layers) events.push({ rank: r, stream: "compute", kind: "forward", label: `forward ${l.name}`, t: c, tEnd: (c += l.forwardMs), bytes: 0 });
+    for (const l of layers) if (l.used !== false) events.push({ rank: r, stream: "compute", kind: "forward", label: `forward ${l.name}`, t: c, tEnd: (c += l.forwardMs), bytes: 0 });
     if (traversalMs > 0) events.push({ rank: r, stream: "compute", kind: "find-unused", label: "find unused parameters (graph traversal)", t: c, tEnd: (c += traversalMs), bytes: 0 });
-    for (let i = layers.length - 1; i >= 0; i--) events.push({ rank: r, stream: "compute", kind: "backward", label: `backward ${layers[i].name}`, t: c, tEnd: (c += layers[i].backwardMs), bytes: 0 });
+    for (let i = layers.length - 1; i >= 0; i--) if (layers[i].used !== false) events.push({ rank: r, stream: "compute", kind: "backward", label: `backward ${layers[i].name}`, t: c, tEnd: (c += layers[i].backwardMs), bytes: 0 });
     bucketsOut.forEach((b, i) => {
       if (b.startMs !== null && b.endMs !== null) events.push({ rank: r, stream: "comm", kind: "all-reduce", label: `all-reduce bucket ${i} (${b.paramIndices.map((j) => layers[j].name).join(", ")})`, t: b.startMs, tEnd: b.endMs, bytes: b.bytes });
     });
