@@ -8,16 +8,17 @@ const reference: typeof chooseSegments = (costs, limit) => libChoose(costs, limi
 
 /** Grades one call: the answer must be a segmentation, fit the budget, and recompute as little as the reference's. */
 async function expectOptimal(f: typeof chooseSegments, costs: LayerCost[], limit: number, hint: string): Promise<void> {
-  const got = await callSafely(f, [costs, limit], { hint, name: "chooseSegments", label: `chooseSegments(<${costs.length} layers>, ${limit})` });
+  const call = `chooseSegments(costs, ${limit}) with costs (inputBytes/savedBytes/flops per layer) [${costs.map((c) => `${c.inputBytes}/${c.savedBytes}/${c.flops}`).join(", ")}]`;
+  const got = await callSafely(f, [costs, limit], { hint, name: "chooseSegments", label: call });
   const n = costs.length;
   if (!Array.isArray(got) || got.some((s) => !Number.isInteger(s) || s < 1) || got.reduce((a, b) => a + b, 0) !== n) {
-    fail(`chooseSegments(<${n} layers>, ${limit}) returned ${JSON.stringify(got)}, which is not a list of positive lengths summing to ${n}`, hint);
+    fail(`${call} returned ${JSON.stringify(got)}, which is not a list of positive lengths summing to ${n}`, hint);
   }
   const mine = simulateCheckpointing(costs, got).result;
   const best = simulateCheckpointing(costs, reference(costs, limit)).result;
-  if (mine.peakBytes > limit) fail(`segments [${got.join(", ")}] peak at ${mine.peakBytes} bytes, over the limit ${limit}`, hint);
+  if (mine.peakBytes > limit) fail(`${call} returned [${got.join(", ")}], which peaks at ${mine.peakBytes} bytes, over the limit ${limit}`, hint);
   if (mine.recomputeFlops > best.recomputeFlops) {
-    fail(`segments [${got.join(", ")}] fit (peak ${mine.peakBytes} bytes) but recompute ${mine.recomputeFlops} FLOPs; the best recomputes ${best.recomputeFlops}`, hint);
+    fail(`${call} returned [${got.join(", ")}]: it fits (peak ${mine.peakBytes} bytes) but recomputes ${mine.recomputeFlops} FLOPs; the best recomputes ${best.recomputeFlops}`, hint);
   }
 }
 
