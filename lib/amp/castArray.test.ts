@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { bf16round, castArray, caster } from "./castArray.js";
+import { round } from "../precision/index.js";
 
 /** Independent oracle: the nearer of the two bf16 neighbours of a float32, ties to the even one. */
 function bf16Oracle(x: number): number {
@@ -31,6 +32,14 @@ describe("castArray", () => {
 
   it("bf16round equals the two-neighbour oracle on random float32 values (property)", () => {
     fc.assert(fc.property(fc.float({ noNaN: true }), (x) => { expect(bf16round(x)).toBe(bf16Oracle(x)); }), { seed: 3, numRuns: 2000 });
+  });
+
+  it("caster(p) equals lib/precision's round(p, x) on random float32 values, fp16 and bf16 (property)", () => {
+    fc.assert(fc.property(fc.float({ noNaN: true }), (x) => {
+      expect(caster("fp16")(x)).toBe(round("fp16", x));
+      expect(caster("bf16")(x)).toBe(round("bf16", x));
+      expect(caster("fp32")(x)).toBe(round("fp32", x));
+    }), { seed: 21, numRuns: 3000 });
   });
 
   it("castArray('fp16', …) flushes below half the smallest subnormal 2^-24 and overflows above 65504", () => {
