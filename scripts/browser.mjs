@@ -11,10 +11,15 @@ import { chromium } from "playwright-core";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"];
 
-/** Builds the site into `outDir` (fresh loader cache so pages match lib). Throws on failure. */
-export function buildSite(outDir = "dist", { quiet = true } = {}) {
+/**
+ * Builds the site into `outDir`. With `freshData` (the default, for npm test
+ * and the e2e run) the data loaders' cache is emptied first, so that data
+ * computed by lib at build time matches lib now. Page checks during
+ * development pass false: concurrent builds share that cache.
+ */
+export function buildSite(outDir = "dist", { quiet = true, freshData = true } = {}) {
   rmSync(outDir, { recursive: true, force: true });
-  rmSync("src/.observablehq/cache", { recursive: true, force: true });
+  if (freshData) rmSync("src/.observablehq/cache", { recursive: true, force: true });
   const r = spawnSync("npx", ["observable", "build"], { env: { ...process.env, COURSE_OUT: outDir }, encoding: "utf8", stdio: quiet ? "pipe" : "inherit" });
   if (r.status !== 0) throw new Error(`observable build failed (exit ${r.status}):\n${(r.stdout ?? "").slice(-4000)}\n${(r.stderr ?? "").slice(-4000)}`);
   return r.stdout ?? "";

@@ -2,17 +2,18 @@
 // Builds the site into a private folder, opens each page in headless Chromium,
 // prints cell errors, console errors, outside requests and data-checks, and
 // writes a full-page screenshot to /tmp/page-<slug>.png. Exit 1 on a problem.
+// Data loaders' cached output is reused unless --fresh-data is given.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite, serve, launch, checkPage, problemsOf } from "./browser.mjs";
 
-const slugs = process.argv.slice(2);
+const slugs = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 if (slugs.length === 0) { console.error("usage: node scripts/check-page.mjs <slug> [<slug> …]   (use index for the home page)"); process.exit(2); }
 const out = mkdtempSync(join(tmpdir(), "course-site-"));
 try {
   console.log(`building into ${out} …`);
-  buildSite(out);
+  buildSite(out, { freshData: process.argv.includes("--fresh-data") });
   const server = await serve(out);
   const browser = await launch();
   let bad = 0;
