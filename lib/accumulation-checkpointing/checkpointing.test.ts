@@ -84,6 +84,16 @@ describe("checkpointedStep on the model", () => {
       expect(r.layersWithoutGrad).toEqual([]);
     }
   });
+  it("checkpointedStep on the model with self-attention: identical gradients and the simulator's peak", () => {
+    const am = createModel({ ...cfg, attention: true });
+    zeroGrad(am.params); backward(am, forward(am, batch));
+    const ref = flatGrad(am.params), costs = layerCosts(am.layers, batch.rows, "fp32");
+    for (const segments of [[1, 1, 1, 1, 1, 1, 1], [3, 2, 2], [2, 5]]) {
+      const r = checkpointedStep(am, batch, { segments });
+      expect(flatGrad(am.params)).toEqual(ref);
+      expect(r.peakBytes).toBe(simulateCheckpointing(costs, segments).result.peakBytes);
+    }
+  });
   it("checkpointedStep in bf16 also matches the plain bf16 run bit for bit", () => {
     const ops = cpuOps({ compute: "bf16", accumulate: "fp32" });
     zeroGrad(model.params); backward(model, forward(model, batch, ops), undefined, ops);

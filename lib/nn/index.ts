@@ -67,6 +67,7 @@ export { createParam, zeroGrad, flatGrad, flatData, parameterCount, copyParams }
 export { embedding } from "./embedding.js";
 export { linear } from "./linear.js";
 export { residualMlp } from "./residual-mlp.js";
+export { selfAttention } from "./self-attention.js";
 export { crossEntropy, crossEntropyBackward, IGNORE_INDEX, type CrossEntropyResult } from "./cross-entropy.js";
 export { createModel, forward, backward, forwardLayers, backwardLayers, batchInput, type Model, type ModelConfig, type ForwardResult } from "./model.js";
 export { buildVocab, type Vocab } from "./vocab.js";

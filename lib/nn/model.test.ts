@@ -51,6 +51,36 @@ describe("createModel / forward / backward", () => {
     });
     expect(checked).toBe(parameterCount(m.params));
   });
+  it("with attention: true, backward matches central finite differences on every parameter", () => {
+    const m = createModel({ ...tiny, attention: true }), batch = randomBatch(5, 12, 3);
+    expect(m.layers.map((l) => l.name)).toEqual(["emb", "attn", "proj", "blocks.0", "blocks.1", "head"]);
+    zeroGrad(m.params);
+    backward(m, forward(m, batch));
+    for (const w of ["attn.Wq", "attn.Wk", "attn.Wv", "attn.Wo"]) expect(m.params.find((p) => p.name === w)!.grad.some((g) => Math.abs(g) > 1e-3), w).toBe(true);
+    m.params.forEach((p, pi) => {
+      for (let i = 0; i < p.data.length; i++) {
+        const num = numericGrad(m, batch, pi, i);
+        expect(Math.abs(p.grad[i] - num), `${p.name}[${i}]: analytic ${p.grad[i]} vs numeric ${num}`).toBeLessThanOrEqual(2e-4 + 2e-2 * Math.abs(num));
+      }
+    });
+  });
+  it("selfAttention is causal: changing the last position changes no earlier position's output", () => {
+    const m = createModel({ ...tiny, attention: true });
+    const attn = m.layers[1], C = tiny.contextLength, d = tiny.embedDim;
+    const r = mulberry32(2);
+    const x = Float32Array.from({ length: 2 * C * d }, () => r() - 0.5);
+    const y1 = attn.forward({ data: x, rows: 2, cols: C * d }, cpuOps()).y.data;
+    const x2 = Float32Array.from(x); for (let t = 0; t < d; t++) x2[(C - 1) * d + t] += 1; // row 0, last position
+    const y2 = attn.forward({ data: x2, rows: 2, cols: C * d }, cpuOps()).y.data;
+    for (let k = 0; k < 2 * C * d; k++) {
+      const pos = Math.floor((k % (C * d)) / d), row = Math.floor(k / (C * d));
+      if (row === 0 && pos === C - 1) expect(y2[k]).not.toBe(y1[k]);
+      else expect(y2[k]).toBe(y1[k]);
+    }
+  });
+  it("createModel without attention keeps the same initial weights (attention is opt-in)", () => {
+    expect(createModel(tiny).params.map((p) => p.name)).not.toContain("attn.Wq");
+  });
   it("backward adds into .grad: two backward calls give twice the gradient (PyTorch accumulation)", () => {
     const m = createModel(tiny), batch = randomBatch(5, 4);
     zeroGrad(m.params);

@@ -6,6 +6,7 @@
 import { embedding } from "./embedding.js";
 import { linear } from "./linear.js";
 import { residualMlp } from "./residual-mlp.js";
+import { selfAttention } from "./self-attention.js";
 import { crossEntropy, crossEntropyBackward } from "./cross-entropy.js";
 import { cpuOps } from "./ops.js";
 import { mulberry32 } from "./prng.js";
@@ -28,6 +29,8 @@ export interface ModelConfig {
   numBlocks: number;
   /** Seed of the initial weights. */
   seed: number;
+  /** Insert a causal self-attention block over the C embeddings before the projection (default false). */
+  attention?: boolean;
 }
 
 /** A model: its config, its layers in order, and all their parameters. */
@@ -41,7 +44,7 @@ export interface Model {
  * Builds the model with seeded initial weights.
  *
  * @param config sizes and seed (all sizes integers >= 1, numBlocks >= 0)
- * @returns layers [embedding, proj, blocks.0 … blocks.{numBlocks−1}, head]
+ * @returns layers [emb, (attn,) proj, blocks.0 … blocks.{numBlocks−1}, head]
  * @throws {RangeError} `config.width must be an integer >= 1, got 0`
  * @example
  * const m = createModel({ vocabSize: 40, contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 2, seed: 1 });
@@ -55,7 +58,9 @@ export function createModel(config: ModelConfig): Model {
   if (!Number.isInteger(config.numBlocks) || config.numBlocks < 0) throw new RangeError(`config.numBlocks must be an integer >= 0, got ${config.numBlocks}`);
   const { vocabSize: V, contextLength: C, embedDim: d, width: h, hiddenDim: H, numBlocks } = config;
   const rng = mulberry32(config.seed);
-  const layers: Layer[] = [embedding("emb", V, C, d, rng), linear("proj", C * d, h, rng)];
+  const layers: Layer[] = [embedding("emb", V, C, d, rng)];
+  if (config.attention) layers.push(selfAttention("attn", C, d, rng));
+  layers.push(linear("proj", C * d, h, rng));
   for (let i = 0; i < numBlocks; i++) layers.push(residualMlp(`blocks.${i}`, h, H, rng));
   layers.push(linear("head", h, V, rng));
   return { config: { ...config }, layers, params: layers.flatMap((l) => l.params) };

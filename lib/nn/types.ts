@@ -49,7 +49,7 @@ export interface Saved {
  */
 export interface Layer {
   name: string;
-  kind: "embedding" | "linear" | "residual-mlp";
+  kind: "embedding" | "linear" | "residual-mlp" | "self-attention";
   params: Param[];
   /** Input features per row. */
   inFeatures: number;
