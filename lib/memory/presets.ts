@@ -1,6 +1,6 @@
 /**
  * Names of the model configs shipped in `lib/memory/configs/<name>.json`
- * (real Hugging Face `config.json` files, see configs/README.md), in the order
+ * (real Hugging Face `config.json` files, see configs/SOURCES.txt), in the order
  * the page and the CLI list them. Browser-safe: the files are read by
  * `loadPreset` (Node) or by the page's FileAttachment.
  *
