@@ -115,7 +115,11 @@ export class World {
   step(kind: CommKind, messages: readonly Message[]): number {
     const live = messages.filter((m) => m.length > 0);
     if (live.length === 0) return 0;
-    const payloads = live.map((m) => this.buffers[m.sender].slice(m.offset, m.offset + m.length));
+    // a payload is copied only if this step also writes where it is read from; otherwise a view suffices
+    const writes = new Map<number, Message[]>();
+    for (const m of live) writes.set(m.receiver, [...(writes.get(m.receiver) ?? []), m]);
+    const overlaps = (m: Message) => (writes.get(m.sender) ?? []).some((w) => w.offset < m.offset + m.length && m.offset < w.offset + w.length);
+    const payloads = live.map((m) => (overlaps(m) ? this.buffers[m.sender].slice(m.offset, m.offset + m.length) : this.buffers[m.sender].subarray(m.offset, m.offset + m.length)));
     const out = new Array(this.numRanks).fill(0);
     const inb = new Array(this.numRanks).fill(0);
     const participants = new Set<number>();
