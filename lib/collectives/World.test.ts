@@ -14,6 +14,16 @@ describe("World", () => {
     expect(w.buffers).toEqual([F(2), F(1)]);
   });
 
+  it("World.step in a chain 0 → 1 → 2 forwards rank 1's old value, not the one arriving in the same step", () => {
+    const w = new World([F(1, 5), F(2, 6), F(3, 7)], { alphaS: 0, bandwidthBytesPerS: 4 });
+    w.step("send", [
+      { sender: 0, receiver: 1, chunk: 0, offset: 0, length: 1, op: "reduce" },
+      { sender: 1, receiver: 2, chunk: 0, offset: 0, length: 1, op: "reduce" },
+      { sender: 2, receiver: 0, chunk: 1, offset: 1, length: 1, op: "copy" }, // disjoint range: read as a view
+    ]);
+    expect(w.buffers).toEqual([F(1, 7), F(3, 6), F(5, 7)]);
+  });
+
   it("World.step lasts α + max(bytes out, bytes in)/B and advances the participants' clocks only", () => {
     const w = new World([F(1, 1), F(2, 2), F(3, 3)], { alphaS: 0.5, bandwidthBytesPerS: 8 });
     // ranks 1 and 2 both send 8 bytes to rank 0: rank 0 receives 16 bytes → 0.5 + 16/8 = 2.5 s
