@@ -48,6 +48,18 @@ describe("gpu.js attention kernels", () => {
       gpu.destroy();
     }
   });
+  it("compiled kernels give the same result when run again (output textures are reused, not freed)", () => {
+    const gpu = new GPU();
+    const c = makeCase({ B: 1, H: 1, Nq: 12, Nk: 10, d: 6 }, 4, {});
+    const ref = referenceAttention(c.q, c.k, c.v, c.shape);
+    const fk = createFlashAttentionKernel(gpu, c.shape);
+    const sk = createStandardAttentionKernels(gpu, c.shape);
+    for (let run = 0; run < 3; run++) {
+      expect(maxAbsDiff(fk.run(c.q, c.k, c.v).O, ref.O)).toBeLessThan(KERNEL_TOL);
+      expect(maxAbsDiff(sk.run(c.q, c.k, c.v).O, ref.O)).toBeLessThan(KERNEL_TOL);
+    }
+    fk.destroy(); sk.destroy(); gpu.destroy();
+  });
   it("the flash kernel handles d = 256 and N not a multiple of 4", () => {
     const c = makeCase({ B: 1, H: 1, Nq: 7, Nk: 13, d: 256 }, 3, { causal: "top-left" });
     const ref = referenceAttention(c.q, c.k, c.v, c.shape, c.opts);

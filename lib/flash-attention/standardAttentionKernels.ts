@@ -120,7 +120,7 @@ export function createStandardAttentionKernels(gpu: InstanceType<typeof GPU>, sh
       const P = probs(S as never, lseTex as never);
       const Orows = out(P as never, v as never) as unknown as Float32Array[];
       const lse = Float32Array.from(readLse(lseTex as never) as unknown as Float32Array);
-      for (const t of [S, lseTex, P] as unknown as { delete?: () => void }[]) t.delete?.();
+      // S, lse and P are the kernels' own output textures, reused by the next run and freed by destroy().
       const O = new Float32Array(rows * d);
       Orows.forEach((r, i) => O.set(r, i * d)); // (B, H, Nq, d)
       return { O, lse: restoreMinusInfinity(lse) };
