@@ -9,7 +9,7 @@ import { makeCase } from "../lib/flash-attention/arbitraries.js";
 import { createFlashAttentionKernel } from "../lib/flash-attention/flashAttentionKernel.js";
 import { createStandardAttentionKernels } from "../lib/flash-attention/standardAttentionKernels.js";
 import { referenceAttention } from "../lib/flash-attention/referenceAttention.js";
-import { maxAbsDiff } from "../lib/flash-attention/testUtil.js";
+import { maxAbsDiff } from "../lib/flash-attention/maxAbsDiff.js";
 
 const { GPU } = gpujs;
 const D = 64;

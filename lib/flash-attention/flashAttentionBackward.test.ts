@@ -6,7 +6,7 @@ import { flashAttentionForward } from "./flashAttentionForward.js";
 import { randomTensor } from "./random.js";
 import { referenceAttentionBackward } from "./referenceAttentionBackward.js";
 import { isCausalAllowed } from "./isCausalAllowed.js";
-import { maxAbsDiff } from "./testUtil.js";
+import { maxAbsDiff } from "./maxAbsDiff.js";
 
 /** A float64 attention written independently for finite differences: L = Σ dO ∘ O, one head. */
 function loss(q: Float64Array, k: Float64Array, v: Float64Array, dO: Float32Array, Nq: number, Nk: number, d: number, causal: boolean): number {

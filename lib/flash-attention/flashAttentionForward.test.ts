@@ -4,7 +4,7 @@ import { attentionCaseArb, makeCase } from "./arbitraries.js";
 import { flashAttentionForward } from "./flashAttentionForward.js";
 import { flashAttentionIO, standardAttentionIO } from "./ioCounts.js";
 import { referenceAttention } from "./referenceAttention.js";
-import { maxAbsDiff } from "./testUtil.js";
+import { maxAbsDiff } from "./maxAbsDiff.js";
 
 /** Tolerance of the CPU FlashAttention against the reference (both float64 inside, float32 out). */
 const TOL = 1e-5;

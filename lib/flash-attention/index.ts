@@ -13,7 +13,7 @@ export { type IoCount, ioCount, checkBytes, standardAttentionIO, flashAttentionI
 export { type AttentionResult, type ReferenceOptions, referenceAttention } from "./referenceAttention.js";
 export { type TileState, type TileInput, flashTileStep } from "./flashTileStep.js";
 export { type FlashOptions, type FlashResult, type TraceStep, flashAttentionForward } from "./flashAttentionForward.js";
-export { maxAbsDiff } from "./testUtil.js";
+export { maxAbsDiff } from "./maxAbsDiff.js";
 export { MASKED_LOGIT, kernelConstants, restoreMinusInfinity, type KernelConstants } from "./kernelConstants.js";
 export { type OnlineSoftmaxState, onlineSoftmaxInit, onlineSoftmaxUpdate, onlineSoftmaxFinalize } from "./onlineSoftmaxUpdate.js";
 export { type AttentionGradients, referenceAttentionBackward } from "./referenceAttentionBackward.js";

@@ -5,7 +5,7 @@ import { attentionCaseArb, makeCase } from "./arbitraries.js";
 import { createFlashAttentionKernel, runFlashAttentionKernel } from "./flashAttentionKernel.js";
 import { createStandardAttentionKernels, runStandardAttentionKernels } from "./standardAttentionKernels.js";
 import { referenceAttention } from "./referenceAttention.js";
-import { maxAbsDiff } from "./testUtil.js";
+import { maxAbsDiff } from "./maxAbsDiff.js";
 
 const { GPU } = gpujs;
 
