@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "test/**/*.test.ts"],
-    exclude: ["node_modules/**", "dist/**", "src/**", "test/e2e/**"],
+    exclude: ["node_modules/**", "dist/**", "src/**", "test/fixtures/**"],
     testTimeout: 60_000,
     pool: "forks",
   },
