@@ -9,7 +9,9 @@ import { CHAPTERS } from "../lib/chapters.ts";
 
 /** Browser checks that must be present (page → data-check names). */
 const REQUIRED = {
-  precision: ["quantize-webgl2"],
+  precision: ["quantize-webgl2", "accumulate-webgl2"],
+  "accumulation-checkpointing": ["nn-matmul-gpu"],
+  "data-parallel": ["reduce-kernel-webgl2"],
   "flash-attention": ["flash-kernel-webgl2", "standard-kernel-webgl2"],
 };
 
