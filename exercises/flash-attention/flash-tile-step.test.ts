@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { defineExercise, expectSame, property } from "../harness/index.js";
 import { flashTileStep as reference } from "../../lib/flash-attention/flashTileStep.js";
-import { mulberry32 } from "../../lib/flash-attention/random.js";
+import { mulberry32 } from "../../lib/random.js";
 import type { flashTileStep, TileInput, TileState } from "./flash-tile-step.js";
 
 type F = typeof flashTileStep;

@@ -13,7 +13,8 @@ export { matmulPrecision, accumulationError, type Accumulate, type MatmulPrecisi
 export { optimizerStep, initOptimizerState, type OptimizerConfig, type OptimizerState, type SgdConfig, type AdamWConfig } from "./optimizerStep.js";
 export { ampStep, initAmpState, type AmpConfig, type AmpModel, type AmpState, type AmpStepRecord, type AmpEvent } from "./ampStep.js";
 export { trainAmp, type TrainAmpResult } from "./trainAmp.js";
-export { markovText, sampleBatch, mulberry32, gaussian, type MarkovText, type Batch, type Rng } from "./markovText.js";
+export { markovText, sampleBatch, type MarkovText, type Batch } from "./markovText.js";
+export { mulberry32, gaussian, type Rng } from "../random.js";
 export { forwardBackward, initTinyMlpLm, PARAM_NAMES, type TinyMlpLmConfig, type ForwardBackwardOptions, type ForwardBackwardResult } from "./tinyMlpLm.js";
 export { tinyLmSetup, type TinyLmSetup } from "./tinyLmModel.js";
 export { gradExponentHistogram, FP16_LIMITS, type ExponentBin, type ExponentHistogram } from "./gradExponents.js";

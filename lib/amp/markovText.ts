@@ -4,33 +4,7 @@
  * possible loss (the chain's entropy rate) is known.
  */
 
-/** A uniform [0, 1) generator. */
-export type Rng = () => number;
-
-/**
- * mulberry32, a small seeded generator (Tommy Ettinger, public domain).
- * @param seed any integer
- * @example mulberry32(1)() // the same number on every machine
- */
-export function mulberry32(seed: number): Rng {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * A standard normal sample (Box–Muller).
- * @param rng a uniform generator
- */
-export function gaussian(rng: Rng): number {
-  const u1 = 1 - rng();
-  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * rng());
-}
+import { mulberry32, type Rng } from "../random.js";
 
 /** A generated corpus. */
 export interface MarkovText {

@@ -3,7 +3,8 @@
  * data: everything a figure or a test needs to train it.
  */
 import type { AmpModel } from "./ampStep.js";
-import { markovText, mulberry32, sampleBatch, type Batch, type MarkovText } from "./markovText.js";
+import { markovText, sampleBatch, type Batch, type MarkovText } from "./markovText.js";
+import { mulberry32 } from "../random.js";
 import { forwardBackward, initTinyMlpLm, type TinyMlpLmConfig } from "./tinyMlpLm.js";
 
 /** A ready-to-train setup. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { forwardBackward, initTinyMlpLm, PARAM_NAMES } from "./tinyMlpLm.js";
-import { markovText, mulberry32, sampleBatch } from "./markovText.js";
+import { markovText, sampleBatch } from "./markovText.js";
+import { mulberry32 } from "../random.js";
 
 const cfg = { vocabSize: 6, embedDim: 3, hidden: 5 };
 const text = markovText({ vocabSize: 6, length: 500, seed: 3 });

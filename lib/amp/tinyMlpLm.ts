@@ -5,7 +5,8 @@
  * Node, big enough to show fp16 underflow and overflow.
  */
 import { caster, type TrainPrecision } from "./castArray.js";
-import { gaussian, type Batch, type Rng } from "./markovText.js";
+import type { Batch } from "./markovText.js";
+import { gaussian, type Rng } from "../random.js";
 
 /** Sizes of a {@link TinyMlpLm}. */
 export interface TinyMlpLmConfig {

@@ -18,5 +18,6 @@ export { reduce } from "./reduce.js";
 export { parameterServerAllReduce, type ParameterServerOptions } from "./parameterServerAllReduce.js";
 export { binomialTreeSteps, checkRoot } from "./binomialTree.js";
 export { replayEvents } from "./replayEvents.js";
-export { randomBuffers, naiveSum, mulberry32, firstMismatch, maxSumError } from "./testing.js";
+export { randomBuffers, naiveSum, firstMismatch, maxSumError } from "./testing.js";
+export { mulberry32 } from "../random.js";
 export { collectiveCost, ringAllReduceBytesPerRank, type CollectiveAlgorithm, type CollectiveCost } from "./collectiveCost.js";

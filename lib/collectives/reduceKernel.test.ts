@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createReduceKernel } from "./reduceKernel.js";
 import { addChunk } from "./addChunk.js";
 import { ringAllReduce } from "./ringAllReduce.js";
-import { firstMismatch, mulberry32, randomBuffers } from "./testing.js";
+import { firstMismatch, randomBuffers } from "./testing.js";
+import { mulberry32 } from "../random.js";
 
 /** n float32 values spread over 2^−40 … 2^40 in magnitude, both signs. */
 function wideFloats(n: number, seed: number): Float32Array {

@@ -2,21 +2,7 @@
  * Helpers for tests and graders of collectives: seeded random buffers and the
  * naive definitions the collectives must equal.
  */
-
-/**
- * A seeded PRNG (mulberry32) returning floats in [0, 1).
- * @example const rand = mulberry32(1); rand() // 0.6270739405881613
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../random.js";
 
 /**
  * P buffers of n seeded random values: small integers in [−8, 8] (`"int"`,

@@ -1,4 +1,4 @@
-import { mulberry32 } from "../collectives/testing.js";
+import { mulberry32 } from "../random.js";
 
 /** Sizes of the tiny MLP ŷ = W2·tanh(W1·x + b1) + b2. */
 export interface MlpDims {

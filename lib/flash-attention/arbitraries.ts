@@ -3,7 +3,8 @@
  * the tests and graders of this chapter.
  */
 import * as fc from "fast-check";
-import { randomTensor, mulberry32 } from "./random.js";
+import { randomTensor } from "./random.js";
+import { mulberry32 } from "../random.js";
 import type { AttentionOptions, AttentionShape } from "./shape.js";
 
 /** A random attention problem: shape, tensors and options. */

@@ -1,21 +1,4 @@
-/**
- * A small seeded generator (mulberry32) so tests, the page and the bench draw
- * the same tensors on every run.
- * @param seed any integer
- * @returns a function returning uniform floats in [0, 1)
- * @example mulberry32(1)() // 0.6270739405881613
- * @see https://gist.github.com/tommyettinger/46a874533244883189143505d203312c (mulberry32)
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../random.js";
 
 /**
  * A Float32Array of `length` uniform values in [−amplitude, amplitude).

@@ -3,7 +3,7 @@
  * replaced by its d-dimensional vector, and the C vectors are concatenated.
  */
 import { createParam } from "./param.js";
-import type { Rng } from "./prng.js";
+import type { Rng } from "../random.js";
 import type { Layer } from "./types.js";
 import { roundTo } from "./precision.js";
 

@@ -58,7 +58,7 @@
  *
  * Training text: data/sonnets.ts (source and licence in its header).
  */
-export { mulberry32, gaussian, randomInt, type Rng } from "./prng.js";
+export { mulberry32, gaussian, randomInt, type Rng } from "../random.js";
 export { roundTo, roundArray, bytesPerElement, checkPrecision, FORMATS, FP32, type Format, type Precision } from "./precision.js";
 export { matmul, matmulFlops, checkMatmul, type MatmulShape } from "./matmul.js";
 export { cpuOps } from "./ops.js";

@@ -2,7 +2,7 @@
  * A fully connected layer y = x·W + b.
  */
 import { createParam } from "./param.js";
-import type { Rng } from "./prng.js";
+import type { Rng } from "../random.js";
 import { bytesPerElement, roundArray } from "./precision.js";
 import { addBias, addColumnSums, addInto } from "./ops.js";
 import type { Layer } from "./types.js";

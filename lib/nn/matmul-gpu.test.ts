@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { createGpuMatmul } from "./matmul-gpu.js";
 import { matmul } from "./matmul.js";
-import { mulberry32 } from "./prng.js";
+import { mulberry32 } from "../random.js";
 import { createModel, forward, backward } from "./model.js";
 import { sampleBatch } from "./sampler.js";
 import { corpus } from "./train.js";

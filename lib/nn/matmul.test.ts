@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { matmul, matmulFlops } from "./matmul.js";
-import { mulberry32 } from "./prng.js";
+import { mulberry32 } from "../random.js";
 import { roundTo, type Format } from "./precision.js";
 
 /** The textbook i-j-k loop with the accumulator rounded after every addition: the oracle for the summation order. */

@@ -4,7 +4,7 @@ import { createModel, forward, backward, type Model } from "./model.js";
 import { IGNORE_INDEX } from "./cross-entropy.js";
 import { zeroGrad, parameterCount } from "./param.js";
 import { cpuOps } from "./ops.js";
-import { mulberry32, randomInt } from "./prng.js";
+import { mulberry32, randomInt } from "../random.js";
 import type { Batch } from "./sampler.js";
 
 const tiny = { vocabSize: 5, contextLength: 3, embedDim: 2, width: 4, hiddenDim: 6, numBlocks: 2, seed: 3 };

@@ -9,7 +9,7 @@ import { residualMlp } from "./residual-mlp.js";
 import { selfAttention } from "./self-attention.js";
 import { crossEntropy, crossEntropyBackward } from "./cross-entropy.js";
 import { cpuOps } from "./ops.js";
-import { mulberry32 } from "./prng.js";
+import { mulberry32 } from "../random.js";
 import type { Batch } from "./sampler.js";
 import type { Activation, Layer, Ops, Param, Saved } from "./types.js";
 

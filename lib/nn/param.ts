@@ -1,7 +1,7 @@
 /**
  * Creating, clearing, copying and flattening parameters.
  */
-import { gaussian, type Rng } from "./prng.js";
+import { gaussian, type Rng } from "../random.js";
 import { roundArray, type Format } from "./precision.js";
 import type { Param } from "./types.js";
 

@@ -3,7 +3,7 @@
  * of the course model (what checkpointing segments).
  */
 import { createParam } from "./param.js";
-import type { Rng } from "./prng.js";
+import type { Rng } from "../random.js";
 import { bytesPerElement, roundArray } from "./precision.js";
 import { addBias, addColumnSums, addInto } from "./ops.js";
 import type { Layer } from "./types.js";

@@ -3,7 +3,7 @@ import * as fc from "fast-check";
 import { sampleBatch, concatBatches } from "./sampler.js";
 import { buildVocab } from "./vocab.js";
 import { IGNORE_INDEX } from "./cross-entropy.js";
-import { mulberry32 } from "./prng.js";
+import { mulberry32 } from "../random.js";
 import { corpus } from "./train.js";
 
 describe("sampleBatch / buildVocab / corpus", () => {

@@ -3,7 +3,7 @@
  * window: y = x + softmax(mask(Q Kᵀ/√d)) V Wo, one head, on the embeddings.
  */
 import { createParam } from "./param.js";
-import type { Rng } from "./prng.js";
+import type { Rng } from "../random.js";
 import { bytesPerElement, roundArray } from "./precision.js";
 import { addInto } from "./ops.js";
 import type { Layer } from "./types.js";

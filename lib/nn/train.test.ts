@@ -3,7 +3,7 @@ import { train, corpus } from "./train.js";
 import { SGD } from "./sgd.js";
 import { createModel, forward, backward } from "./model.js";
 import { sampleBatch } from "./sampler.js";
-import { mulberry32 } from "./prng.js";
+import { mulberry32 } from "../random.js";
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 

@@ -5,7 +5,7 @@ import { SONNETS } from "./data/sonnets.js";
 import { buildVocab, type Vocab } from "./vocab.js";
 import { createModel, forward, backward, type Model, type ModelConfig } from "./model.js";
 import { sampleBatch } from "./sampler.js";
-import { mulberry32 } from "./prng.js";
+import { mulberry32 } from "../random.js";
 import { cpuOps } from "./ops.js";
 import { AdamW, type AdamWOptions } from "./adamw.js";
 import type { Ops } from "./types.js";

@@ -17,4 +17,5 @@ export { kernelRoundToFormat } from "./kernel-round.js";
 export { accumulateReference, type AccumulatorFormat } from "./accumulate-reference.js";
 export type { QuantizeFormat, QuantizeOptions, Quantizer } from "./quantize.js";
 export type { AccumulateOptions } from "./accumulate.js";
-export { mulberry32, uniformValues, logUniformValues } from "./seeded-values.js";
+export { uniformValues, logUniformValues } from "./seeded-values.js";
+export { mulberry32 } from "../random.js";

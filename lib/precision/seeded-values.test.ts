@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mulberry32, uniformValues, logUniformValues } from "./seeded-values.js";
+import { uniformValues, logUniformValues } from "./seeded-values.js";
+import { mulberry32 } from "../random.js";
 import { isRepresentable } from "./round.js";
 
 describe("seeded values", () => {

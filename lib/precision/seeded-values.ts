@@ -3,24 +3,7 @@
  * the same seed gives the same values in Node and in the browser.
  */
 import { round } from "./round.js";
-
-/**
- * mulberry32: a 32-bit seeded generator of uniform numbers in [0, 1).
- * @param seed any integer
- * @returns a function returning the next number
- * @example mulberry32(1)() // 0.6270739405881613
- * @see Tommy Ettinger's mulberry32 (public domain)
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../random.js";
 
 /**
  * n values uniform on [lo, hi), each rounded to `format` (default fp32).

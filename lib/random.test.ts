@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { gaussian, mulberry32, randomInt } from "./prng.js";
+import { gaussian, mulberry32, randomInt } from "./random.js";
 
 describe("mulberry32", () => {
   it("mulberry32(seed) matches the reference C code, transcribed with BigInt arithmetic mod 2^32", () => {

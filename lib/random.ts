@@ -1,5 +1,5 @@
 /**
- * Seeded pseudo-random numbers, so that every run of a test, a figure or a
+ * Seeded pseudo-random numbers shared by every chapter, so that every run of a test, a figure or a
  * grader sees the same initial weights and the same batches.
  */
 
