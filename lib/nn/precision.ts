@@ -4,16 +4,15 @@
  *
  * The definition is `lib/precision`'s `round(format, x)` (round to nearest,
  * ties to even; overflow to ±Infinity; NaN stays NaN). Because the model
- * rounds millions of values per step, {@link roundTo} uses fast equivalents:
- * fp16 through @petamoriken/float16's `f16round` (correctly rounded from
- * float64), bf16 through float32 bit arithmetic with a fix for the double
- * rounding case. precision.test.ts checks both equal to `round` on random
- * float32 and float64 values, edge cases and engineered near-ties.
+ * rounds millions of values per step, {@link roundTo} is lib/precision's fast
+ * path (`fastRound`), checked equal to `round` on random float32 and float64
+ * values, edge cases and engineered near-ties (here and in
+ * lib/precision/fast-round.test.ts).
  */
-import { f16round } from "@petamoriken/float16";
+import { fastRound, roundArrayInPlace, type TrainFormat } from "../precision/fast-round.js";
 
 /** A storage/compute format of the simulation. */
-export type Format = "fp32" | "fp16" | "bf16";
+export type Format = TrainFormat;
 
 /** Every format, for validation and menus. */
 export const FORMATS: readonly Format[] = ["fp32", "fp16", "bf16"];
@@ -29,24 +28,6 @@ export interface Precision {
 /** Plain float32 everywhere (the default). */
 export const FP32: Precision = { compute: "fp32", accumulate: "fp32" };
 
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-
-function bf16round(x: number): number {
-  f32[0] = x; // to float32 first (round to nearest even)
-  if (Number.isNaN(f32[0])) return NaN;
-  const bits = u32[0];
-  if ((bits & 0xffff) === 0x8000 && f32[0] !== x) {
-    // float32 rounding landed exactly on a bf16 tie although x is not one: the true value decides
-    const away = Math.abs(x) > Math.abs(f32[0]);
-    u32[0] = away ? ((bits + 0x8000) >>> 16) << 16 : (bits >>> 16) << 16;
-    return f32[0];
-  }
-  const lsb = (bits >>> 16) & 1;
-  u32[0] = ((bits + 0x7fff + lsb) >>> 16) << 16; // ties to even on the 16 dropped bits
-  return f32[0];
-}
-
 /**
  * Rounds `x` to the nearest value of `format` (ties to even).
  *
@@ -60,14 +41,7 @@ function bf16round(x: number): number {
  * roundTo("fp16", 70000);        // Infinity
  * @see lib/precision `round` (the definition, tested equal); IEEE 754-2008 §4.3.1; Wang & Kanwar 2019 (bfloat16)
  */
-export function roundTo(format: Format, x: number): number {
-  switch (format) {
-    case "fp32": return Math.fround(x);
-    case "fp16": return f16round(x);
-    case "bf16": return bf16round(x);
-    default: throw new RangeError(`format must be one of ${FORMATS.join(", ")}, got "${String(format)}"`);
-  }
-}
+export const roundTo: (format: Format, x: number) => number = fastRound;
 
 /**
  * Rounds every element of `a` to `format`, in place (a no-op for fp32, since a Float32Array already holds float32).
@@ -78,11 +52,7 @@ export function roundTo(format: Format, x: number): number {
  * @example
  * roundArray("bf16", Float32Array.of(1.01171875)); // Float32Array [1.015625]
  */
-export function roundArray(format: Format, a: Float32Array): Float32Array {
-  if (format === "fp32") return a;
-  for (let i = 0; i < a.length; i++) a[i] = roundTo(format, a[i]);
-  return a;
-}
+export const roundArray: (format: Format, a: Float32Array) => Float32Array = roundArrayInPlace;
 
 /**
  * Bytes one element of `format` occupies in memory.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { bf16round, castArray, caster } from "./castArray.js";
-import { round } from "../precision/index.js";
+import { bf16round, castArray, fastRounder as caster } from "./fast-round.js";
+import { round } from "./round.js";
 
 /** Independent oracle: the nearer of the two bf16 neighbours of a float32, ties to the even one. */
 function bf16Oracle(x: number): number {
@@ -20,7 +20,7 @@ function bf16Oracle(x: number): number {
   return (lo[0]! >>> 16) % 2 === 0 ? vlo : vhi;
 }
 
-describe("castArray", () => {
+describe("fast-round", () => {
   it("bf16round rounds to nearest, ties to even", () => {
     expect(bf16round(1.01171875)).toBe(1.015625);
     expect(bf16round(1 + 2 ** -8)).toBe(1);
@@ -48,6 +48,6 @@ describe("castArray", () => {
   });
 
   it("caster rejects an unknown precision", () => {
-    expect(() => caster("fp8" as never)).toThrow(/precision must be one of fp32, fp16, bf16, got "fp8"/);
+    expect(() => caster("fp8" as never)).toThrow(/format must be one of fp32, fp16, bf16, got "fp8"/);
   });
 });
