@@ -11,7 +11,9 @@ import { notImplemented } from "../harness/index.js";
  *    (NOT rounded back to fp16: unscaled gradients can be far below fp16's range);
  * 2. if any g is inf/NaN, skip: return a copy of `master` and `skipped: true`;
  * 3. else update the fp32 master: master[i] − lr·g[i], rounded to float32
- *    (a Float32Array does that), and `skipped: false`.
+ *    (a Float32Array does that), and `skipped: false`. Rounding lr·g to
+ *    float32 first, as PyTorch does, or rounding only the result are both
+ *    accepted: the random checks allow 1 float32 ulp.
  *
  * Edge cases: do not modify the inputs; lengths are equal; scale and lr are
  * positive. Read: the chapter's "The AMP loop, step by step" section and
