@@ -75,16 +75,28 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000 
   const response = await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
   const status = response?.status() ?? 0;
   const deadline = Date.now() + timeoutMs;
-  let settled = false;
-  while (Date.now() < deadline) {
-    settled = await page.evaluate(() => {
-      // A cell still computing shows a loading indicator; a data-check output is decided when its cell has run.
-      return document.querySelectorAll("observablehq-loading, .observablehq--loading").length === 0;
-    });
-    if (settled) break;
-    await page.waitForTimeout(250);
+  // Settled: no cell shows a loading indicator and the data-check outputs have not changed for a second.
+  const settle = async () => {
+    let last = "";
+    let stableSince = Date.now();
+    while (Date.now() < deadline) {
+      const { loading, checks } = await page.evaluate(() => ({
+        loading: document.querySelectorAll("observablehq-loading, .observablehq--loading").length,
+        checks: [...document.querySelectorAll("[data-check]")].map((e) => `${e.getAttribute("data-check")}=${e.getAttribute("data-pass")}`).join(","),
+      }));
+      if (checks !== last || loading > 0) { last = checks; stableSince = Date.now(); }
+      else if (Date.now() - stableSince >= 1000) return true;
+      await page.waitForTimeout(250);
+    }
+    return false;
+  };
+  let settled = await settle();
+  // Buttons marked data-e2e-click start checks a reader runs on demand (e.g. a GPU run): press each once.
+  const clicks = await page.locator("[data-e2e-click]").all();
+  for (const b of clicks) {
+    await b.click({ timeout: 10_000 }).catch((e) => consoleErrors.push(`could not click ${b}: ${e.message}`));
+    settled = (await settle()) && settled;
   }
-  await page.waitForTimeout(300);
   const { cellErrors, checks, title } = await page.evaluate(() => ({
     title: document.title,
     cellErrors: [...document.querySelectorAll(".observablehq--error")].map((e) => e.textContent?.trim().slice(0, 500) ?? ""),
@@ -92,7 +104,7 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000 
   }));
   if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
   await page.close();
-  return { url, status, title, settled, cellErrors, consoleErrors, outside, checks };
+  return { url, status, title, settled, clicked: clicks.length, cellErrors, consoleErrors, outside, checks };
 }
 
 /** Human-readable list of problems of a checkPage result (empty when the page is clean). */

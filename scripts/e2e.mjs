@@ -39,7 +39,7 @@ for (const page of pages) {
   const r = await checkPage(browser, `${server.url}/${page}`, { screenshot: `test-results/${page || "index"}.png` });
   const problems = problemsOf(r);
   for (const name of REQUIRED[page] ?? []) if (!r.checks.some((c) => c.name === name)) problems.push(`missing required browser check data-check="${name}"`);
-  console.log(`${problems.length ? "✗" : "✓"} /${page} ${r.checks.map((c) => `[${c.name}: ${c.text}]`).join(" ")}`);
+  console.log(`${problems.length ? "✗" : "✓"} /${page}${r.clicked ? ` (pressed ${r.clicked} button${r.clicked > 1 ? "s" : ""})` : ""} ${r.checks.map((c) => `[${c.name}: ${c.text}]`).join(" ")}`);
   for (const p of problems) console.log(`    ${p}`);
   failed += problems.length ? 1 : 0;
 }
