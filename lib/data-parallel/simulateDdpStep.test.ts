@@ -23,6 +23,31 @@ describe("simulateDdpStep", () => {
     expect(off.exposedCommMs).toBeCloseTo(off.commMs, 9);
   });
 
+  it("simulateDdpStep on 2 layers / 2 buckets reproduces a hand-computed timeline (P = 2, α = 0, B = 1 GB/s)", () => {
+    // Layers in forward order: a (4e6 B, fwd 1 ms, bwd 2 ms), b (6e6 B, fwd 1 ms, bwd 3 ms). Optimizer 0.5 ms.
+    // Buckets (default caps 1 MiB then 25 MiB, walked in reverse): bucket 0 = [b] (6e6 ≥ 1 MiB), bucket 1 = [a].
+    // Ring all-reduce, P = 2: 2(P−1) = 2 steps of one chunk S/2 each → S / B: b = 6 ms, a = 4 ms.
+    // overlap:   forward 0–2; backward b 2–5, a 5–7; bucket 0 ready at 5 → 5–11; bucket 1 ready at 7, stream busy → 11–15;
+    //            optimizer 15–15.5. Step 15.5 ms; compute 2 + 5 + 0.5 = 7.5 ms; exposed comm 8 ms.
+    // no overlap: both wait for the end of backward (7): bucket 0 7–13, bucket 1 13–17; optimizer 17–17.5. Step 17.5 ms.
+    const L: LayerSpec[] = [
+      { name: "a", paramBytes: 4e6, forwardMs: 1, backwardMs: 2 },
+      { name: "b", paramBytes: 6e6, forwardMs: 1, backwardMs: 3 },
+    ];
+    const c = { alphaS: 0, bandwidthBytesPerS: 1e9 };
+    const on = simulateDdpStep({ layers: L, numRanks: 2, cost: c, overlap: true, optimizerMs: 0.5 }).result;
+    expect(on.buckets.map((b) => b.paramIndices)).toEqual([[1], [0]]);
+    expect(on.buckets.map((b) => [b.readyMs, b.allReduceMs])).toEqual([[3, 6], [5, 4]]);
+    expect(on.buckets.map((b) => [b.startMs, b.endMs])).toEqual([[5, 11], [11, 15]]);
+    expect(on.stepTimeMs).toBeCloseTo(15.5, 12);
+    expect(on.computeMs).toBeCloseTo(7.5, 12);
+    expect(on.exposedCommMs).toBeCloseTo(8, 12);
+    expect(on.commMs).toBeCloseTo(10, 12);
+    const off = simulateDdpStep({ layers: L, numRanks: 2, cost: c, overlap: false, optimizerMs: 0.5 }).result;
+    expect(off.buckets.map((b) => [b.startMs, b.endMs])).toEqual([[7, 13], [13, 17]]);
+    expect(off.stepTimeMs).toBeCloseTo(17.5, 12);
+  });
+
   it("simulateDdpStep emits compute and comm bars for every rank, all-reduces never before their bucket is ready", () => {
     const { result, events } = simulateDdpStep({ layers, numRanks: 3, cost, overlap: true, optimizerMs: 0.3, bucketCapBytes: 50e6 });
     expect(new Set(events.map((e) => e.rank))).toEqual(new Set([0, 1, 2]));
