@@ -50,6 +50,7 @@ async function checkPattern(f: F, buffers: number[][], hint: string) {
     sum += m.length;
   }
   if (sum !== totalElements) fail(`${where}: your messages carry ${sum} numbers in all; the ring sends 2(P−1)·n = ${totalElements}`, hint);
+  replay(buffers, messages as RingMessage[], len, where);
   if (n >= P) {
     for (let r = 0; r < P; r++) {
       const mine = (messages as RingMessage[]).filter((m) => m.from === r);
@@ -62,6 +63,40 @@ async function checkPattern(f: F, buffers: number[][], hint: string) {
         if (sent !== (2 * (P - 1) * n) / P) fail(`${where}: rank ${r} sent ${sent} numbers; expected 2(P−1)/P·n = ${(2 * (P - 1) * n) / P}`, hint);
       }
     }
+  }
+}
+
+/**
+ * Replays the messages on copies of the buffers, as the ring does: in steps
+ * 0 … P−2 the receiver adds the chunk into its copy, in steps P−1 … 2P−3 it
+ * copies it; within a step every sender's chunk is read before any lands.
+ * The messages must leave the elementwise sum on every rank: a list that only
+ * looks like a ring (right sizes, right neighbours, wrong chunks) fails here.
+ */
+function replay(buffers: number[][], messages: RingMessage[], len: number[], where: string) {
+  const P = buffers.length;
+  const start = len.map((_, c) => len.slice(0, c).reduce((a, b) => a + b, 0));
+  const b = buffers.map((x) => x.slice());
+  const lastStep = 2 * (P - 1) - 1;
+  for (let step = 0; step <= lastStep; step++) {
+    const now = messages.filter((m) => m.step === step);
+    const payloads = now.map((m) => b[m.from].slice(start[m.chunk], start[m.chunk] + len[m.chunk]));
+    now.forEach((m, k) => {
+      for (let i = 0; i < len[m.chunk]; i++) {
+        const at = start[m.chunk] + i;
+        b[m.to][at] = step < P - 1 ? b[m.to][at] + payloads[k][i] : payloads[k][i];
+      }
+    });
+  }
+  const stray = messages.find((m) => m.step < 0 || m.step > lastStep);
+  if (stray) fail(`${where}: message ${formatValue(stray)} has step ${stray.step}; the ring's steps are 0 … 2P−3 = ${lastStep}`, "reduce-scatter uses steps 0 … P−2, all-gather P−1 … 2P−3");
+  const want = reference(buffers).result;
+  const d = firstDifference(b, want, { tol: TOL });
+  if (d) {
+    fail(
+      `${where}: replaying your messages (add in steps 0 … P−2, copy in steps P−1 … 2P−3) leaves ${formatValue(d.received)} on ${d.path.replace(/^\[(\d+)\]\[(\d+)\]$/, "rank $1, element $2")}, not the sum ${formatValue(d.expected)}`,
+      "in reduce-scatter step s rank r sends chunk (r − s − 1) mod P, so that after P−1 steps rank r holds the complete chunk r; in all-gather step s it forwards the complete chunk it received last",
+    );
   }
 }
 
@@ -79,7 +114,7 @@ export default defineExercise<F>({
   exportName: "ringAllReduce",
   signature: "ringAllReduce(buffers: number[][]): { result: number[][]; messages: {step, from, to, chunk, length}[] }",
   summary:
-    "Sum P buffers with the ring: cut them into P chunks like numpy.array_split, run P−1 reduce-scatter steps then P−1 all-gather steps in which every rank sends one chunk to rank (r+1) mod P, and return every rank's sum and the messages you sent. Graded on the sums (|Δ| ≤ 1e-9 + 1e-9·|expected|) and on the pattern: 2(P−1) messages per rank, one per step, to the next rank, each of its chunk's length, 2(P−1)/P·n numbers per rank. Empty chunks are not sent.",
+    "Sum P buffers with the ring: cut them into P chunks like numpy.array_split, run P−1 reduce-scatter steps then P−1 all-gather steps in which every rank sends one chunk to rank (r+1) mod P, and return every rank's sum and the messages you sent. Graded on the sums (|Δ| ≤ 1e-9 + 1e-9·|expected|) and on the pattern: 2(P−1) messages per rank, one per step, to the next rank, each of its chunk's length, 2(P−1)/P·n numbers per rank, and replaying your messages (add, then copy) must leave the sum on every rank. Messages for empty chunks (n < P) may be recorded with length 0 or left out.",
   reference,
   checks: [
     { name: "worked example (P = 3, n = 6)", points: 1, run: async (f) => {

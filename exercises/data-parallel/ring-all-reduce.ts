@@ -26,9 +26,12 @@ export interface RingMessage {
  *
  * The grader checks the sums (tolerance |Δ| ≤ 1e-9 + 1e-9·|expected|) and the
  * pattern: each rank sends exactly 2(P−1) messages, one per step, all to
- * (r + 1) mod P, each of its chunk's length (record empty chunks too, with
- * length 0), so that each rank sends 2(P−1)/P · n numbers when P divides n.
- * P = 1 sends nothing. Do not modify `buffers`.
+ * (r + 1) mod P, each of its chunk's length, so that each rank sends
+ * 2(P−1)/P · n numbers when P divides n; and replaying your messages (the
+ * receiver adds the chunk in steps 0 … P−2 and copies it in steps P−1 … 2P−3,
+ * every chunk of a step read before any lands) must leave the sum on every
+ * rank. Messages for empty chunks (n < P) may be recorded with length 0 or
+ * left out. P = 1 sends nothing. Do not modify `buffers`.
  * Read: the chapter's "ring all-reduce" section; Patarasuk & Yuan 2009.
  *
  * @param buffers P arrays of n numbers (P ≥ 1)

@@ -51,4 +51,12 @@ export const mutants: Record<string, F> = {
   },
   "chunks of ⌊n/P⌋: the remainder is never reduced": (buffers) => ring(buffers, { floorChunks: true }),
   "reduce-scatter only: forgets the all-gather": (buffers) => ring(buffers, { skipAllGather: true }),
+  "sums directly, then lists ring-shaped messages that do not compute it (always its own chunk r)": (buffers) => {
+    const P = buffers.length, n = buffers[0].length;
+    const sum = Array.from({ length: n }, (_, i) => buffers.reduce((s, b) => s + b[i], 0));
+    const len = splits(n, P).map(([lo, hi]) => hi - lo);
+    const messages: RingMessage[] = [];
+    for (let s = 0; s < 2 * (P - 1); s++) for (let r = 0; r < P; r++) if (len[r] > 0) messages.push({ step: s, from: r, to: (r + 1) % P, chunk: r, length: len[r] });
+    return { result: buffers.map(() => sum.slice()), messages };
+  },
 };
