@@ -12,9 +12,12 @@ export type AccumulatorFormat = "fp32" | "fp16" | "bf16";
  * @param values must be a Float32Array
  * @param lengths must be an array of integers in [0, values.length]
  * @param accumulator must be "fp32", "fp16" or "bf16"
- * @throws {TypeError} `accumulator must be one of fp32, fp16, bf16, got "fp8"`
+ * @throws {TypeError} `values must be a Float32Array, got [object Array]`; `lengths must be an array of integers`;
+ *   `accumulator must be one of fp32, fp16, bf16, got "fp8"`
  * @throws {RangeError} `lengths must hold integers in [0, 4] (values.length), got 5`
  * @example checkAccumulateArgs(new Float32Array(4), [4], "fp16") // returns undefined
+ * @returns nothing (undefined) when the arguments are valid
+ * @see the page's section "Accumulation: why sums need more precision than storage" (src/precision.md); lib/precision/accumulate.ts, the kernel whose arguments it checks
  */
 export function checkAccumulateArgs(values: Float32Array, lengths: readonly number[], accumulator: string): void {
   if (!(values instanceof Float32Array)) throw new TypeError(`values must be a Float32Array, got ${Object.prototype.toString.call(values)}`);

@@ -9,6 +9,8 @@ import gpujs from "gpu.js";
  * @param kernel the function returned by `gpu.createKernel(...)`
  * @returns "webgl2" | "webgl" | "headlessgl" | "webgpu" | "webasm" | "cpu" | "unknown"
  * @example backendName(kernel) // "webasm" in Node here, "webgl2" in Chromium
+ * @see gpu.js 2.24 source, src/backend/ (the kernel classes CPUKernel, WebGLKernel, WebGL2Kernel,
+ *   HeadlessGLKernel, WebAssemblyKernel) and its README, "Supported Backends"
  */
 export function backendName(kernel: unknown): string {
   const inner = (kernel as { kernel?: unknown } | null)?.kernel;

@@ -10,6 +10,7 @@
  * @example binade(1) // 0
  * @example binade(65504) // 15
  * @example binade(2 ** -1074) // -1074
+ * @see IEEE 754-2008 §3.3 (a binade: the numbers with one exponent); ECMA-262 `Math.log2` is "implementation-approximated", hence the correction
  */
 export function binade(a: number): number {
   if (!(a > 0) || !Number.isFinite(a)) throw new RangeError(`a must be a positive finite number, got ${a}`);

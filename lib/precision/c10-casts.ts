@@ -11,13 +11,25 @@
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
-/** The binary32 pattern of the float32 nearest x. @example fp32Bits(1) // 0x3f800000 */
+/**
+ * The binary32 pattern of the float32 nearest x.
+ * @example fp32Bits(1) // 0x3f800000
+ * @param x any number (float64; rounded to float32, ties to even)
+ * @returns the 32-bit pattern as an unsigned integer in [0, 2^32)
+ * @see IEEE 754-2008 §3.4 (binary32 encoding); c10/util/floating_point_utils.h fp32_to_bits
+ */
 export function fp32Bits(x: number): number {
   f32[0] = x;
   return u32[0];
 }
 
-/** The float32 whose pattern is `bits`. @example fp32FromBits(0x3f800000) // 1 */
+/**
+ * The float32 whose pattern is `bits`.
+ * @example fp32FromBits(0x3f800000) // 1
+ * @param bits an integer pattern (taken modulo 2^32)
+ * @returns the float32 value, as a number
+ * @see IEEE 754-2008 §3.4; c10/util/floating_point_utils.h fp32_from_bits
+ */
 export function fp32FromBits(bits: number): number {
   u32[0] = bits >>> 0;
   return f32[0];
@@ -26,6 +38,9 @@ export function fp32FromBits(bits: number): number {
 /**
  * c10 `round_to_nearest_even(float)`: float32 → bf16 bits; NaN → 0x7FC0.
  * @example c10Bf16Bits(1.01171875) // 0x3f82
+ * @param x any number (first rounded to float32)
+ * @returns the 16-bit bf16 pattern in [0, 0xffff]
+ * @see pytorch c10/util/BFloat16.h, round_to_nearest_even
  */
 export function c10Bf16Bits(x: number): number {
   if (Number.isNaN(x)) return 0x7fc0;
@@ -38,6 +53,9 @@ export function c10Bf16Bits(x: number): number {
  * The same trick for TF32 (13 dropped bits): float32 → 19-bit tf32 pattern,
  * ties to even; NaN → 0x3FE00.
  * @example c10StyleTf32Bits(1) // 0x1fc00
+ * @param x any number (first rounded to float32)
+ * @returns the 19-bit tf32 pattern in [0, 0x7ffff]
+ * @see pytorch c10/util/BFloat16.h round_to_nearest_even (the same bias trick, here on 13 dropped bits; c10 has no tf32 cast); NVIDIA A100 whitepaper (TF32: 8 exponent, 10 mantissa bits)
  */
 export function c10StyleTf32Bits(x: number): number {
   if (Number.isNaN(x)) return 0x3fe00;
@@ -51,6 +69,9 @@ export function c10StyleTf32Bits(x: number): number {
  * float32 addition of 2^14 rounds to multiples of 2^−9; otherwise add the
  * rounding bias to the pattern.
  * @example c10E4m3fnBits(448) // 0x7e
+ * @param x any number (first rounded to float32)
+ * @returns the 8-bit E4M3FN pattern in [0, 0xff]
+ * @see pytorch c10/util/Float8_e4m3fn.h, fp8e4m3fn_from_fp32_value; OCP OFP8 v1.0 (E4M3)
  */
 export function c10E4m3fnBits(x: number): number {
   const fp8Max = 1087 << 20; // 480 as float32 bits
@@ -75,6 +96,9 @@ export function c10E4m3fnBits(x: number): number {
  * c10 `fp8e5m2_from_fp32_value`: ≥ 65536 → Inf (0x7C), NaN → 0x7F; below
  * 2^−14 the float32 addition of 2^7 rounds to multiples of 2^−16.
  * @example c10E5m2Bits(57344) // 0x7b
+ * @param x any number (first rounded to float32)
+ * @returns the 8-bit E5M2 pattern in [0, 0xff]
+ * @see pytorch c10/util/Float8_e5m2.h, fp8e5m2_from_fp32_value; OCP OFP8 v1.0 (E5M2)
  */
 export function c10E5m2Bits(x: number): number {
   const fp32Inf = 255 << 23;

@@ -41,8 +41,9 @@ export interface Decomposition {
  * @param x any number
  * @param options `{saturate}` as in round
  * @returns the fields, the rounded value and the rounding error
- * @throws {TypeError} on an unknown format or a non-number x
+ * @throws {TypeError} on an unknown format, e.g. `format must be one of fp32, tf32, bf16, fp16, fp8-e5m2, fp8-e4m3, got "fp64"`, or a non-number x
  * @example decompose("fp16", 1.5) // {signBit: "0", exponentField: "01111", mantissaField: "1000000000", exponent: 0, significand: 1.5, kind: "normal", …}
+ * @see IEEE 754-2008 §3.4 (binary interchange format encodings: sign, biased exponent, trailing significand); OCP OFP8 v1.0 for the FP8 layouts
  */
 export function decompose(format: string, x: number, options: RoundOptions = {}): Decomposition {
   const f = getFormat(format);

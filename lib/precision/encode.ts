@@ -49,6 +49,8 @@ export function encode(format: string, x: number, options: RoundOptions = {}): n
  * @returns "0x" + lowercase hex digits, zero-padded to ceil(bits/4) digits
  * @example toHex("fp16", 0x3c00) // "0x3c00"
  * @example toHex("fp8-e4m3", 0x7e) // "0x7e"
+ * @throws {TypeError} `format must be one of fp32, tf32, bf16, fp16, fp8-e5m2, fp8-e4m3, got "fp64"`
+ * @see IEEE 754-2008 §3.4 (the encodings shown); the page's section "The bit-layout explorer" (src/precision.md)
  */
 export function toHex(format: string, bits: number): string {
   const f = getFormat(format);
@@ -62,6 +64,8 @@ export function toHex(format: string, bits: number): string {
  * @param v a value (rounded to the format for the pattern)
  * @returns "<value> (<hex>)"; −0 shows as "-0"
  * @example formatWithBits("bf16", 1.015625) // "1.015625 (0x3f82)"
+ * @throws {TypeError} on an unknown format, as {@link toHex}
+ * @see IEEE 754-2008 §3.4; the page's section "The bit-layout explorer" (src/precision.md)
  */
 export function formatWithBits(format: string, v: unknown): string {
   if (typeof v !== "number") return `${typeof v} ${JSON.stringify(v) ?? String(v)}`;

@@ -13,7 +13,11 @@ import { f16round } from "@petamoriken/float16";
 /** The formats of a simulated training step. */
 export type TrainFormat = "fp32" | "fp16" | "bf16";
 
-/** Every {@link TrainFormat}, for validation messages and legends. */
+/**
+ * Every {@link TrainFormat}, for validation messages and legends.
+ * @example TRAIN_FORMATS.join(", ") // "fp32, fp16, bf16"
+ * @see Micikevicius et al. 2017, *Mixed Precision Training* (fp32 master weights, fp16 compute); Wang & Kanwar 2019 (bf16)
+ */
 export const TRAIN_FORMATS: readonly TrainFormat[] = ["fp32", "fp16", "bf16"];
 
 const f32 = new Float32Array(1);
@@ -50,6 +54,7 @@ export function bf16round(x: number): number {
  * @returns a function number → number
  * @throws {RangeError} `format must be one of fp32, fp16, bf16, got "fp8"`
  * @example fastRounder("fp16")(65520) // Infinity
+ * @see IEEE 754-2008 §4.3.1 (roundTiesToEven); ECMA-262 Math.fround; @petamoriken/float16 README (f16round); {@link bf16round}
  */
 export function fastRounder(format: TrainFormat): (x: number) => number {
   switch (format) {
@@ -82,6 +87,7 @@ export function fastRound(format: TrainFormat, x: number): number {
  * @returns `a`
  * @throws {RangeError} as {@link fastRounder}
  * @example roundArrayInPlace("bf16", Float32Array.of(1.01171875)) // Float32Array [1.015625]
+ * @see {@link fastRounder}; IEEE 754-2008 §4.3.1 (roundTiesToEven)
  */
 export function roundArrayInPlace(format: TrainFormat, a: Float32Array): Float32Array {
   const r = fastRounder(format);
@@ -98,6 +104,7 @@ export function roundArrayInPlace(format: TrainFormat, a: Float32Array): Float32
  * @returns the rounded copy
  * @throws {RangeError} as {@link fastRounder}
  * @example castArray("fp16", Float32Array.of(1e-8, 70000)) // Float32Array [0, Infinity]
+ * @see PyTorch `Tensor.to(dtype)` (the cast it models); IEEE 754-2008 §4.3.1
  */
 export function castArray(format: TrainFormat, x: Float32Array): Float32Array {
   return roundArrayInPlace(format, Float32Array.from(x));

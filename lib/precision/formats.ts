@@ -12,7 +12,11 @@
 /** Names of the formats, as used by PyTorch (`torch.float16`…) and the OCP FP8 spec. */
 export type FormatName = "fp32" | "fp16" | "bf16" | "tf32" | "fp8-e4m3" | "fp8-e5m2";
 
-/** Every format name, in display order (widest first). */
+/**
+ * Every format name, in display order (widest first).
+ * @example FORMAT_NAMES.length // 6
+ * @see PyTorch torch.dtype names (torch.float32, torch.bfloat16, torch.float16, torch.float8_e4m3fn, torch.float8_e5m2); OCP OFP8 v1.0
+ */
 export const FORMAT_NAMES: readonly FormatName[] = ["fp32", "tf32", "bf16", "fp16", "fp8-e5m2", "fp8-e4m3"];
 
 /** The layout and range of one format. Every number is exact (a power of two or a small multiple of one). */
@@ -57,6 +61,7 @@ export interface FloatFormat {
  * @param source where the format is defined
  * @returns the format description
  * @example makeFormat("fp16", 5, 10, false, 0x7e00, "IEEE 754").maxFinite // 65504
+ * @see IEEE 754-2008 §3.3 (emax, emin = 1 − emax, bias) and §3.4; OCP OFP8 v1.0 (E4M3: the all-ones exponent holds numbers)
  */
 export function makeFormat(name: FormatName, exponentBits: number, mantissaBits: number, fn: boolean, nanBits: number, source: string): FloatFormat {
   const bias = 2 ** (exponentBits - 1) - 1;
@@ -108,6 +113,7 @@ export const FORMATS: Readonly<Record<FormatName, FloatFormat>> = Object.freeze(
  * @returns FORMATS[format]
  * @throws {TypeError} `format must be one of fp32, tf32, bf16, fp16, fp8-e5m2, fp8-e4m3, got "fp64"`
  * @example getFormat("bf16").mantissaBits // 7
+ * @see {@link FORMATS} and the sources cited there
  */
 export function getFormat(format: string): FloatFormat {
   if (typeof format !== "string" || !Object.prototype.hasOwnProperty.call(FORMATS, format)) {

@@ -28,6 +28,7 @@
  * @param infinity pass Infinity
  * @returns the rounded value
  * @example kernelRoundToFormat(1 + 2 ** -11, 10, -14, 65504, Infinity) // 1
+ * @see IEEE 754-2008 §4.3.1 (roundTiesToEven); {@link round} (the float64 definition it must equal); gpu.js README "Supported Math functions"
  */
 export function kernelRoundToFormat(v: number, mantissaBits: number, emin: number, maxFinite: number, infinity: number): number {
   const a = Math.abs(v);

@@ -40,8 +40,10 @@ function checkFormat(format: string): QuantizeFormat {
  * @param format "bf16" | "fp16" | "tf32"
  * @param options `{mode}` for gpu.js
  * @returns a {@link Quantizer}
- * @throws {TypeError} `format must be one of bf16, fp16, tf32 for quantize, got "fp8-e4m3"`
+ * @throws {TypeError} `format must be one of bf16, fp16, tf32 for quantize, got "fp8-e4m3"`; `run` throws
+ *   `values must be a Float32Array, got [object Array]`
  * @example const q = createQuantizer("bf16"); q.run(new Float32Array([1.01171875])); q.destroy() // Float32Array [1.015625]
+ * @see gpu.js README (createKernel, setOutput, destroy); PyTorch `Tensor.to(torch.bfloat16 | torch.float16)` (the cast it reproduces); IEEE 754-2008 §4.3.1
  */
 export function createQuantizer(format: string, options: QuantizeOptions = {}): Quantizer {
   const f = getFormat(checkFormat(format));

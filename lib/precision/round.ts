@@ -29,6 +29,7 @@ export interface RoundOptions {
  * @returns the nearest multiple of the quantum 2^(max(binade(a), emin) − m), ties to even
  * @throws {RangeError} when a is negative or not finite (from binade)
  * @example roundMagnitude(FORMATS.fp16, 65520) // 65536 (beyond maxFinite: the caller overflows it)
+ * @see IEEE 754-2008 §4.3.1 (roundTiesToEven) and §3.3 (the quantum 2^(e−p+1))
  */
 export function roundMagnitude(f: FloatFormat, a: number): number {
   if (a === 0) return 0;
@@ -79,6 +80,7 @@ export function round(format: string, x: number, options: RoundOptions = {}): nu
  * @throws {TypeError} on an unknown format or a non-number x
  * @example isRepresentable("fp16", 65504) // true
  * @example isRepresentable("fp16", 0.1) // false
+ * @see IEEE 754-2008 §3.3 (the set of floating-point data of a format)
  */
 export function isRepresentable(format: string, x: number): boolean {
   const r = round(format, x);

@@ -15,6 +15,7 @@ import { mulberry32 } from "../random.js";
  * @returns (n,) Float32Array
  * @throws {RangeError} `n must be an integer >= 0, got -1`
  * @example uniformValues(3, 1, 0, 1, "fp16").length // 3
+ * @see lib/random.ts mulberry32 (the generator); the page's section "Accumulation: why sums need more precision than storage" (src/precision.md)
  */
 export function uniformValues(n: number, seed: number, lo = 0, hi = 1, format = "fp32"): Float32Array {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be an integer >= 0, got ${n}`);
@@ -36,6 +37,8 @@ export function uniformValues(n: number, seed: number, lo = 0, hi = 1, format = 
  * @param maxLog2 largest binade (exclusive)
  * @returns (n,) Float32Array
  * @example logUniformValues(4, 7, -30, 20).length // 4
+ * @throws {RangeError} `n must be an integer >= 0, got -1`
+ * @see lib/random.ts mulberry32 (the generator); IEEE 754-2008 §4.3.1 (the ties it exercises); the page's section "The quantize kernel, checked in your browser" (src/precision.md)
  */
 export function logUniformValues(n: number, seed: number, minLog2: number, maxLog2: number): Float32Array {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be an integer >= 0, got ${n}`);

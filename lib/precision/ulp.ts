@@ -65,6 +65,7 @@ export function nextUp(format: string, x: number): number {
  * @throws {RangeError} as {@link nextUp}, mirrored
  * @example nextDown("fp16", 1) // 0.99951171875
  * @example nextDown("fp16", 0) // -5.960464477539063e-8
+ * @see IEEE 754-2008 §5.3.1 (nextDown)
  */
 export function nextDown(format: string, x: number): number {
   checkRepresentable(format, x);
