@@ -40,6 +40,8 @@ export default defineExercise({
     } },
     { name: "partitions round up to whole bytes", points: 1, run: async (f) => {
         await expectSame(f, reference, [10, 3, 3], { hint: "Math.ceil(bytes / N): a padded partition, never a fraction of a byte" });
+        // 120/7 = 17.1 and 20/7 = 2.86: only Math.ceil gives 18 and 3 (Math.round gives 17 and 3, Math.floor 17 and 2).
+        await expectSame(f, reference, [10, 7, 3], { hint: "Math.ceil(bytes / N), not Math.round: 120/7 = 17.1 bytes need an 18-byte partition" });
     } },
     { name: "random sizes and stages", points: 2, run: (f) => property(
         fc.tuple(fc.integer({ min: 0, max: 1e12 }), fc.integer({ min: 1, max: 2048 }), fc.constantFrom(0 as const, 1 as const, 2 as const, 3 as const)),
