@@ -16,7 +16,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The `--help` text: every option with its default. */
+/**
+ * The `--help` text: every option with its default.
+ * @example HELP.startsWith("Estimate GPU memory per device") // true
+ * @see Node.js `util.parseArgs` docs (the option syntax); {@link estimateMemory} for what each option changes
+ */
 export const HELP = `Estimate GPU memory per device for training a transformer.
 
 Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
@@ -98,6 +102,8 @@ function table(label: string, setup: TrainingSetup, r: ReturnType<typeof estimat
  * @example main(["--params", "7.5e9", "--gpus", "64", "--zero", "3", "--precision", "fp16", "--json"]).stdout
  *   // {"params":7500000000,"perGpu":{"parameters":234375000,…,"total":1875000000},…}
  * @see lib/memory/estimateMemory.ts
+ * @throws nothing: every error, including the library's RangeErrors (renamed to the CLI's flags, e.g.
+ *   `--gpus must be an integer >= 1, got 0`) and unknown options, is caught and returned as `{code: 2, stderr}`
  */
 export function main(argv: readonly string[]): CliResult {
   try {

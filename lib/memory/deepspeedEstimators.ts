@@ -89,6 +89,8 @@ export interface Zero3Options extends DeepSpeedSetup {
  * @returns integer bytes, and largestLayerBytes = 4L
  * @example estimateZero3ModelStatesMemNeeds(2851e6, 32e6, { numGpusPerNode: 8, cpuOffload: false }).gpuBytes / 2 ** 30 // 6.09
  * @see DeepSpeed `deepspeed/runtime/zero/stage3.py` `estimate_zero3_model_states_mem_needs`
+ * @throws RangeError `totalParams must be a number >= 0, got -1`; `largestLayerParams must be a number >= 0, got NaN`;
+ *   `numGpusPerNode must be an integer >= 1, got 0`; `numNodes must be an integer >= 1, got 0`
  */
 export function estimateZero3ModelStatesMemNeeds(totalParams: number, largestLayerParams: number, o: Zero3Options = {}): DeepSpeedEstimate & { largestLayerBytes: number } {
   const { perNode, nodes, totalGpus, factor } = setup(totalParams, o);

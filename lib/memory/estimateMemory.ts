@@ -48,7 +48,11 @@ export interface MemoryEstimate {
   notes: string[];
 }
 
-/** The convention every figure of this chapter follows, in one sentence. */
+/**
+ * The convention every figure of this chapter follows, in one sentence.
+ * @example CONVENTION.startsWith("Bytes per GPU.") // true
+ * @see Rajbhandari et al. 2019, *ZeRO*, §3 and Figure 1 (model states); Korthikanti et al. 2022, §4, Table 2 (activations)
+ */
 export const CONVENTION =
   "Bytes per GPU. Model states after ZeRO (Rajbhandari et al. 2019): mixed precision keeps 16-bit weights and gradients and fp32 master weights plus optimizer states (K = 12 for AdamW); fp32 keeps everything at 4 bytes without a master copy; partitions round up. Tensor and pipeline parallelism divide the parameters evenly (Ψ/(t·p)). Activations after Korthikanti et al. 2022 (GPT layer, 16-bit activations for fp16/bf16 and 32-bit for fp32, 1-byte dropout masks), excluding embeddings, logits and loss. Not included: CUDA context, communication buffers, temporary tensors, fragmentation.";
 

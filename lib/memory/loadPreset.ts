@@ -9,6 +9,7 @@ import { isPresetName, PRESET_NAMES } from "./presets.js";
  * @returns the file's text
  * @throws RangeError `unknown model preset "x"; presets: gpt2, …`
  * @example JSON.parse(loadPresetText("gpt2")).n_layer // 12
+ * @see lib/memory/configs/SOURCES.txt (where each Hugging Face config.json comes from); Hugging Face Transformers `PretrainedConfig` docs
  */
 export function loadPresetText(name: string): string {
   if (!isPresetName(name)) throw new RangeError(`unknown model preset ${JSON.stringify(name)}; presets: ${PRESET_NAMES.join(", ")}`);

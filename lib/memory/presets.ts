@@ -17,6 +17,7 @@ export type PresetName = (typeof PRESET_NAMES)[number];
  * @param name e.g. "llama-2-13b"
  * @returns true for a name in {@link PRESET_NAMES}
  * @example isPresetName("gpt2") // true
+ * @see lib/memory/configs/SOURCES.txt (the shipped Hugging Face config.json files)
  */
 export function isPresetName(name: string): name is PresetName {
   return (PRESET_NAMES as readonly string[]).includes(name);
