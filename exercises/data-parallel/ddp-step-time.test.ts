@@ -5,7 +5,7 @@ import type { ddpStepTimeMs } from "./ddp-step-time.js";
 
 type F = typeof ddpStepTimeMs;
 const TOL = { abs: 1e-9, rel: 1e-9 };
-const same = (f: F, step: Parameters<F>[0], hint: string) => expectSame(f, reference as F, [step], { tol: TOL, hint, name: "ddpStepTimeMs" });
+const same = (f: F, step: Parameters<F>[0], hint: string) => expectSame(f, (reference satisfies F), [step], { tol: TOL, hint, name: "ddpStepTimeMs" });
 const b = (readyMs: number, allReduceMs: number) => ({ readyMs, allReduceMs });
 
 export default defineExercise<F>({
@@ -17,7 +17,7 @@ export default defineExercise<F>({
   signature: "ddpStepTimeMs(step: { forwardMs, backwardMs, buckets: {readyMs, allReduceMs}[], optimizerMs, overlap }): number",
   summary:
     "One DDP step: forward, backward, optimizer. Bucket all-reduces run one at a time in bucket order; with overlap each starts when its bucket is ready and the previous one is done, without overlap they start after backward. The optimizer waits for backward and the last all-reduce. Return the step time in ms (|Δ| ≤ 1e-9 + 1e-9·|expected|).",
-  reference: reference as F,
+  reference: (reference satisfies F),
   checks: [
     { name: "worked example with overlap", points: 1, run: async (f) => {
         await same(f, { forwardMs: 2, backwardMs: 6, buckets: [b(1, 3), b(2, 1), b(6, 1)], optimizerMs: 0.5, overlap: true }, "all-reduces run [1,4], [4,5], [6,7] after backward starts: the step is 2 + 7 + 0.5");

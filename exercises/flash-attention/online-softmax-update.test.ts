@@ -6,7 +6,7 @@ import type { onlineSoftmaxUpdate, OnlineSoftmaxState } from "./online-softmax-u
 const TOL = { abs: 1e-9, rel: 1e-9 };
 type F = typeof onlineSoftmaxUpdate;
 const same = (f: F, state: OnlineSoftmaxState, scores: number[], values: number[][], hint: string) =>
-  expectSame(f, reference as F, [state, scores, values], { tol: TOL, hint, name: "onlineSoftmaxUpdate" });
+  expectSame(f, (reference satisfies F), [state, scores, values], { tol: TOL, hint, name: "onlineSoftmaxUpdate" });
 
 export default defineExercise<F>({
   id: "10.1",
@@ -17,7 +17,7 @@ export default defineExercise<F>({
   signature: "onlineSoftmaxUpdate(state: {m, l, acc}, scores: number[], values: number[][]): {m, l, acc}",
   summary:
     "Fold a block of logits and their value rows into the running max m, sum ℓ and unnormalised output acc of one query row: m' = max(m, max s), ℓ' = e^{m−m'}ℓ + Σ e^{s−m'}, acc' = e^{m−m'}acc + Σ e^{s−m'}v. Masked scores are −Infinity; an empty or fully masked block leaves the state unchanged (no NaN); logits of ±1e4 must not overflow. Tolerance 1e-9 + 1e-9·|expected|.",
-  reference: reference as F,
+  reference: (reference satisfies F),
   checks: [
     { name: "worked example (two blocks of one key)", points: 1, run: async (f) => {
         await same(f, onlineSoftmaxInit(1), [0], [[4]], "from the empty state: m' = 0, ℓ' = e⁰ = 1, acc' = 4");
