@@ -60,6 +60,10 @@ export interface WorldOptions {
  * const w = new World([new Float32Array([1]), new Float32Array([2])], { alphaS: 0, bandwidthBytesPerS: 4 });
  * w.step("send", [{ sender: 0, receiver: 1, chunk: -1, offset: 0, length: 1, op: "reduce" }]);
  * w.buffers[1] // Float32Array [3]; w.clock // [1, 1]
+ * @throws RangeError from the constructor: `buffers must hold one buffer per rank (numRanks >= 1), got 0 buffers`;
+ *   `buffers[2] has length 5, expected 7 (every rank's buffer must have the same length)`;
+ *   `bytesPerElement must be a number > 0, got 0`; and the cost-model errors of {@link validateCostModel}
+ * @see Hockney 1994 (the α-β model); NCCL tests doc/PERFORMANCE.md (bytes per rank); Patarasuk & Yuan 2009 (the ring under simultaneous sends on full-duplex links)
  */
 export class World {
   readonly numRanks: number;
@@ -161,7 +165,13 @@ function addInPlace(dst: Float32Array, offset: number, src: Float32Array): void 
 /**
  * Copies per-rank buffers into Float32Arrays, checking there is at least one.
  * @param sameLength also require every buffer to have the first one's length
- * @throws RangeError as the World constructor; TypeError `buffers[1] must be an array of numbers`
+ * @throws RangeError `buffers must hold one buffer per rank (numRanks >= 1), got 0 buffers`;
+ *   `buffers[2] has length 5, expected 7 (every rank's buffer must have the same length)` (sameLength only);
+ *   TypeError `buffers[1] must be an array of numbers`
+ * @param buffers one array-like of numbers per rank
+ * @returns P new Float32Arrays (copies; the inputs are not modified)
+ * @example copyBuffers([[1, 2], [3, 4]], true)[1] // Float32Array [3, 4]
+ * @see {@link World} (its constructor uses it); the page's section "The collectives, on a simulated cluster" (src/data-parallel.md)
  */
 export function copyBuffers(buffers: readonly ArrayLike<number>[], sameLength: boolean): Float32Array[] {
   if (!Array.isArray(buffers) || buffers.length === 0) {

@@ -25,6 +25,11 @@ export function binomialTreeSteps(numRanks: number, root: number): [number, numb
  * Checks a root (or server) rank.
  * @throws RangeError `root must be an integer in [0, 3], got 4`
  * @example checkRoot(0, 4, "root") // 0
+ * @param root the rank to check
+ * @param numRanks P (integer ≥ 1)
+ * @param name the field named in the message ("root", "server")
+ * @returns root, unchanged
+ * @see MPI 4.0 standard, Collective Communication, MPI_Bcast (root must be a valid rank of the group)
  */
 export function checkRoot(root: number, numRanks: number, name: string): number {
   if (!Number.isInteger(root) || root < 0 || root >= numRanks) throw new RangeError(`${name} must be an integer in [0, ${numRanks - 1}], got ${root}`);

@@ -29,12 +29,25 @@ export interface CollectiveResult {
   bytesReceivedPerRank: number[];
 }
 
-/** The cost model to use for `options`. */
+/**
+ * The cost model to use for `options`.
+ * @param options the collective's options
+ * @returns `options.cost`, or {@link DEFAULT_COST_MODEL} when absent
+ * @example costOf({}).bandwidthBytesPerS // 25e9
+ * @see lib/collectives/costModel.ts (the α-β model, Hockney 1994)
+ */
 export function costOf(options: CollectiveOptions): CostModel {
   return options.cost ?? DEFAULT_COST_MODEL;
 }
 
-/** Packs a world's state into a {@link CollectiveResult} with the given per-rank outputs. */
+/**
+ * Packs a world's state into a {@link CollectiveResult} with the given per-rank outputs.
+ * @param world the world after the collective's last step
+ * @param result the per-rank outputs (P arrays)
+ * @returns `{result, events, timeS, numSteps, bytesSentPerRank, bytesReceivedPerRank}` (per-rank arrays copied)
+ * @example resultOf(world, world.buffers).numSteps // world.numSteps
+ * @see the house rule "simulators return {result, events}" (shared design.md); {@link World}
+ */
 export function resultOf(world: World, result: Float32Array[]): CollectiveResult {
   return {
     result,

@@ -17,16 +17,23 @@ export interface CostModel {
   serverBandwidthBytesPerS?: number;
 }
 
-/** A link of 5 µs latency and 25 GB/s (a round figure between PCIe 4.0 ×16 and one NVLink 3 link pair). */
+/**
+ * A link of 5 µs latency and 25 GB/s (a round figure between PCIe 4.0 ×16 and one NVLink 3 link pair).
+ * @example messageTimeS(25e6, DEFAULT_COST_MODEL) // 0.001005 s: 5 µs + 25 MB / 25 GB/s
+ * @see NVIDIA A100 Tensor Core GPU Architecture whitepaper (third-generation NVLink: 25 GB/s per link per direction);
+ *   PCI Express Base Specification 4.0 (16 GT/s per lane, about 31.5 GB/s per direction for ×16)
+ */
 export const DEFAULT_COST_MODEL: Readonly<CostModel> = Object.freeze({ alphaS: 5e-6, bandwidthBytesPerS: 25e9 });
 
 /**
  * Checks a cost model and returns it with defaults filled in.
  * @param cost the model to check
  * @returns a complete cost model (`serverBandwidthBytesPerS` filled in)
- * @throws RangeError `alphaS must be a finite number >= 0, got -1`,
+ * @throws TypeError `cost must be an object {alphaS, bandwidthBytesPerS}, got null`;
+ *   RangeError `alphaS must be a finite number >= 0, got -1`,
  *   `bandwidthBytesPerS must be a finite number > 0, got -5` (same for `serverBandwidthBytesPerS`)
  * @example validateCostModel({ alphaS: 0, bandwidthBytesPerS: 1 }).serverBandwidthBytesPerS // 1
+ * @see Hockney 1994, "The communication challenge for MPP", Parallel Computing 20(3) (the α-β model)
  */
 export function validateCostModel(cost: CostModel): Required<CostModel> {
   if (cost === null || typeof cost !== "object") throw new TypeError(`cost must be an object {alphaS, bandwidthBytesPerS}, got ${String(cost)}`);
@@ -62,6 +69,10 @@ export function messageTimeS(bytes: number, cost: CostModel, bandwidthBytesPerS 
  * Checks a rank count.
  * @throws RangeError `numRanks must be an integer >= 1, got 0`
  * @example checkNumRanks(4) // 4
+ * @param numRanks P
+ * @param name the field named in the message (default "numRanks")
+ * @returns numRanks, unchanged
+ * @see the house rule on bad input (shared design.md: a RangeError naming the field and the allowed range)
  */
 export function checkNumRanks(numRanks: number, name = "numRanks"): number {
   if (!Number.isInteger(numRanks) || numRanks < 1) throw new RangeError(`${name} must be an integer >= 1, got ${numRanks}`);
@@ -72,6 +83,10 @@ export function checkNumRanks(numRanks: number, name = "numRanks"): number {
  * Checks an element count (a buffer length).
  * @throws RangeError `numElements must be an integer >= 0, got -1`
  * @example checkNumElements(0) // 0
+ * @param n the element count
+ * @param name the field named in the message (default "numElements")
+ * @returns n, unchanged
+ * @see the house rule on bad input (shared design.md)
  */
 export function checkNumElements(n: number, name = "numElements"): number {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`${name} must be an integer >= 0, got ${n}`);
@@ -82,6 +97,9 @@ export function checkNumElements(n: number, name = "numElements"): number {
  * Checks bytes per element.
  * @throws RangeError `bytesPerElement must be a number > 0, got 0`
  * @example checkBytesPerElement(4) // 4
+ * @param b bytes of one element (4 for float32, 2 for fp16/bf16)
+ * @returns b, unchanged
+ * @see the house rule on bad input (shared design.md)
  */
 export function checkBytesPerElement(b: number): number {
   if (typeof b !== "number" || !Number.isFinite(b) || b <= 0) throw new RangeError(`bytesPerElement must be a number > 0, got ${b}`);

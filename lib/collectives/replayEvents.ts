@@ -13,6 +13,7 @@ import { addChunk } from "./addChunk.js";
  * @returns P new Float32Arrays
  * @throws RangeError `numSteps must be an integer >= 0, got -1`; and those of the World constructor
  * @example replayEvents(inputs, ringAllReduce(inputs).events, Infinity) // equals ringAllReduce(inputs).result
+ * @see {@link World} (`step`: all payloads read before any lands); the page's section "Ring all-reduce, step by step" (src/data-parallel.md)
  */
 export function replayEvents(buffers: readonly ArrayLike<number>[], events: readonly CommEvent[], numSteps: number): Float32Array[] {
   if (!(numSteps === Number.POSITIVE_INFINITY || (Number.isInteger(numSteps) && numSteps >= 0))) throw new RangeError(`numSteps must be an integer >= 0, got ${numSteps}`);

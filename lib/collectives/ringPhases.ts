@@ -12,6 +12,7 @@ const mod = (a: number, p: number) => ((a % p) + p) % p;
  * @param bounds P chunk ranges of the buffer (chunkBounds(n, P))
  * @example ringReduceScatterPhase(world, chunkBounds(world.numElements, world.numRanks))
  * @see Patarasuk & Yuan 2009, "Bandwidth optimal all-reduce algorithms for clusters of workstations", JPDC 69(2), Sec. 3
+ * @returns nothing; `world.buffers`, clocks and events are updated
  */
 export function ringReduceScatterPhase(world: World, bounds: readonly ChunkRange[]): void {
   const P = world.numRanks;
@@ -35,6 +36,7 @@ export function ringReduceScatterPhase(world: World, bounds: readonly ChunkRange
  * @param bounds P chunk ranges of the buffer
  * @example ringAllGatherPhase(world, chunkBounds(world.numElements, world.numRanks))
  * @see Patarasuk & Yuan 2009, Sec. 3
+ * @returns nothing; `world.buffers`, clocks and events are updated
  */
 export function ringAllGatherPhase(world: World, bounds: readonly ChunkRange[]): void {
   const P = world.numRanks;
