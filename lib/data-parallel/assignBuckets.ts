@@ -16,7 +16,11 @@ export interface BucketOptions {
   firstBucketCapBytes?: number;
 }
 
-/** 2^20 bytes: PyTorch's MB in `bucket_cap_mb`. */
+/**
+ * 2^20 bytes: PyTorch's MB in `bucket_cap_mb`.
+ * @example 25 * MIB // 26214400, DDP's default bucket_cap_mb=25 in bytes
+ * @see PyTorch DistributedDataParallel docs (bucket_cap_mb) and torch/nn/parallel/distributed.py (`bucket_cap_mb * 1024 * 1024`)
+ */
 export const MIB = 2 ** 20;
 
 /**

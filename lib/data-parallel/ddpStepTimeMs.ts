@@ -77,6 +77,11 @@ export function ddpStepTimeMs(step: DdpStepInput): number {
 /**
  * Checks a duration.
  * @throws RangeError `<name> must be a finite number >= 0, got <value>`
+ * @param name the field named in the message, e.g. "optimizerMs"
+ * @param v the value to check (a duration in ms, or any non-negative quantity such as bytes)
+ * @returns v, as a number
+ * @example checkMs("optimizerMs", 0.3) // 0.3
+ * @see the house rule on bad input (shared design.md: a RangeError naming the field and the allowed range)
  */
 export function checkMs(name: string, v: unknown): number {
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new RangeError(`${name} must be a finite number >= 0, got ${String(v)}`);

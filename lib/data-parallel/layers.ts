@@ -45,6 +45,11 @@ export interface RankMemory {
 /**
  * Checks a model's layer list.
  * @throws RangeError `layers must be a non-empty array`; `layers[1].paramBytes must be a finite number >= 0, got -4`
+ *   (likewise forwardMs, backwardMs, activationBytes)
+ * @param layers the model's layers in forward order
+ * @returns layers, unchanged
+ * @example checkLayers(exampleLayers(2, 8e6, 10)).length // 4
+ * @see the house rule on bad input (shared design.md)
  */
 export function checkLayers(layers: readonly LayerSpec[]): readonly LayerSpec[] {
   if (!Array.isArray(layers) || layers.length === 0) throw new RangeError("layers must be a non-empty array");
@@ -57,12 +62,25 @@ export function checkLayers(layers: readonly LayerSpec[]): readonly LayerSpec[] 
   return layers;
 }
 
-/** Sums a field over layers. */
+/**
+ * Sums a field over layers.
+ * @param layers the layers
+ * @param f the field to sum, e.g. `(l) => l.paramBytes`
+ * @returns Σ f(layer), in the field's unit (0 for no layer)
+ * @example sumOf(exampleLayers(2, 8e6, 10), (l) => l.paramBytes) // 24000000
+ * @see the page's section "DataParallel versus DistributedDataParallel" (src/data-parallel.md)
+ */
 export function sumOf(layers: readonly LayerSpec[], f: (l: LayerSpec) => number): number {
   return layers.reduce((s, l) => s + f(l), 0);
 }
 
-/** Builds a {@link RankMemory} with its total. */
+/**
+ * Builds a {@link RankMemory} with its total.
+ * @param m the per-rank byte counts of each part
+ * @returns the same parts plus `total`, their sum in bytes
+ * @example rankMemory({ parameters: 4, gradients: 4, bucketBuffers: 4, optimizerStates: 8, activations: 2, gatheredOutputs: 0 }).total // 22
+ * @see DistributedDataParallel docs (gradient_as_bucket_view: otherwise the buckets hold a copy of the gradients); Rajbhandari et al. 2019, *ZeRO*, §3.1 (model states)
+ */
 export function rankMemory(m: Omit<RankMemory, "total">): RankMemory {
   return { ...m, total: m.parameters + m.gradients + m.bucketBuffers + m.optimizerStates + m.activations + m.gatheredOutputs };
 }
@@ -74,6 +92,9 @@ export function rankMemory(m: Omit<RankMemory, "total">): RankMemory {
  * @param blockParamBytes bytes of one block's parameters
  * @param msPerGB forward ms per GB of parameters (backward = 2× forward)
  * @example exampleLayers(2, 8e6, 10).map((l) => l.name) // ["embedding", "block 1", "block 2", "head"]
+ * @returns numLayers + 2 layers: embedding and head of half a block each
+ * @throws RangeError `numLayers must be an integer >= 1, got 0`
+ * @see the page's section "DataParallel versus DistributedDataParallel" (src/data-parallel.md); the 2× backward cost follows Kaplan et al. 2020, *Scaling Laws for Neural Language Models*, §2.1 (backward ≈ twice forward)
  */
 export function exampleLayers(numLayers: number, blockParamBytes: number, msPerGB: number): LayerSpec[] {
   if (!Number.isInteger(numLayers) || numLayers < 1) throw new RangeError(`numLayers must be an integer >= 1, got ${numLayers}`);

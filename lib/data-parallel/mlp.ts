@@ -13,7 +13,13 @@ export interface Mlp {
   params: Float64Array;
 }
 
-/** Number of parameters: H·D + H + O·H + O. */
+/**
+ * Number of parameters: H·D + H + O·H + O.
+ * @param dims D, H, O (integers ≥ 1)
+ * @returns the parameter count
+ * @example mlpNumParams({ inputDim: 2, hiddenDim: 3, outputDim: 1 }) // 13
+ * @see PyTorch nn.Linear docs (weight (out, in) plus bias (out))
+ */
 export function mlpNumParams({ inputDim: D, hiddenDim: H, outputDim: O }: MlpDims): number {
   return H * D + H + O * H + O;
 }
@@ -22,6 +28,10 @@ export function mlpNumParams({ inputDim: D, hiddenDim: H, outputDim: O }: MlpDim
  * A seeded MLP with weights uniform in ±1/√fan_in (PyTorch nn.Linear's default range).
  * @throws RangeError `hiddenDim must be an integer >= 1, got 0`
  * @example mlpInit({ inputDim: 2, hiddenDim: 3, outputDim: 1 }, 1).params.length // 13
+ * @param dims D, H, O (integers ≥ 1)
+ * @param seed mulberry32 seed
+ * @returns `{dims, params}`, params of length {@link mlpNumParams}
+ * @see PyTorch nn.Linear docs (weights and bias initialised from U(−1/√in_features, 1/√in_features))
  */
 export function mlpInit(dims: MlpDims, seed: number): Mlp {
   for (const k of ["inputDim", "hiddenDim", "outputDim"] as const) {
@@ -89,6 +99,12 @@ export function mlpLossAndGrad(model: Mlp, X: readonly (readonly number[])[], Y:
 /**
  * A seeded regression data set: y = sin(Σ x) + 0.1·noise, x uniform in [−1, 1]^D.
  * @example regressionData(4, 2, 1, 7).X.length // 4
+ * @param numSamples B, samples
+ * @param inputDim D
+ * @param outputDim O
+ * @param seed mulberry32 seed
+ * @returns `{X, Y}`: X (B, D), Y (B, O) with y_k = sin(Σx + k) + 0.1·u, u uniform in [−1, 1]
+ * @see the page's section "DDP trains like one process on the whole batch" (src/data-parallel.md); lib/random.ts mulberry32
  */
 export function regressionData(numSamples: number, inputDim: number, outputDim: number, seed: number): { X: number[][]; Y: number[][] } {
   const rand = mulberry32(seed);

@@ -19,6 +19,11 @@ function checkTrain(o: TrainOptions): void {
  * @returns the final model and the loss before each step
  * @throws RangeError `lr must be a finite number > 0, got 0`
  * @example trainSingleProcess(mlpInit(dims, 1), X, Y, { lr: 0.1, steps: 10 }).losses.length // 10
+ * @param model initial model (not modified)
+ * @param X (B, D) inputs
+ * @param Y (B, O) targets
+ * @param o learning rate and number of steps
+ * @see PyTorch torch.optim.SGD docs (θ ← θ − lr·g without momentum); Li et al. 2020, "PyTorch Distributed", VLDB (DDP's mathematical equivalence with local training)
  */
 export function trainSingleProcess(model: Mlp, X: number[][], Y: number[][], o: TrainOptions): { model: Mlp; losses: number[] } {
   checkTrain(o);
@@ -36,6 +41,11 @@ export function trainSingleProcess(model: Mlp, X: number[][], Y: number[][], o: 
  * The samples rank r trains on, as DistributedSampler without shuffling
  * deals them: indices r, r + P, r + 2P, … (no padding here).
  * @example shardIndices(5, 2, 1) // [1, 3]
+ * @param numSamples B, samples in the data set
+ * @param numRanks P (≥ 1)
+ * @param rank r in [0, P)
+ * @returns the indices of rank r's samples, ascending
+ * @see PyTorch torch.utils.data.DistributedSampler source (`indices[self.rank:self.total_size:self.num_replicas]`)
  */
 export function shardIndices(numSamples: number, numRanks: number, rank: number): number[] {
   const out: number[] = [];
