@@ -18,7 +18,15 @@ export interface IoCount {
   totalBytes: number;
 }
 
-/** Builds an {@link IoCount} from element counts. */
+/**
+ * Builds an {@link IoCount} from element counts.
+ * @param readElements elements read from slow memory (HBM)
+ * @param writeElements elements written to slow memory
+ * @param bytesPerElement 4 for fp32, 2 for fp16/bf16
+ * @returns the counts in elements and in bytes
+ * @example ioCount(10, 6, 2).totalBytes // 32
+ * @see Dao et al. 2022, *FlashAttention*, §3.2 (IO complexity: HBM accesses)
+ */
 export function ioCount(readElements: number, writeElements: number, bytesPerElement: number): IoCount {
   return {
     readElements, writeElements, totalElements: readElements + writeElements,
@@ -27,7 +35,14 @@ export function ioCount(readElements: number, writeElements: number, bytesPerEle
   };
 }
 
-/** Throws `bytesPerElement must be an integer >= 1, got 0` unless bytesPerElement is a positive integer. */
+/**
+ * Throws `bytesPerElement must be an integer >= 1, got 0` unless bytesPerElement is a positive integer.
+ * @param bytesPerElement 4 for fp32, 2 for fp16/bf16
+ * @returns nothing
+ * @throws RangeError `bytesPerElement must be an integer >= 1, got 0`
+ * @example checkBytes(2) // returns undefined
+ * @see the house rule on bad input (shared design.md: a RangeError naming the field and the allowed range)
+ */
 export function checkBytes(bytesPerElement: number): void {
   if (!(bytesPerElement > 0) || !Number.isInteger(bytesPerElement)) throw new RangeError(`bytesPerElement must be an integer >= 1, got ${bytesPerElement}`);
 }

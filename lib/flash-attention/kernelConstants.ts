@@ -8,6 +8,8 @@ import { resolveQKV, type AttentionOptions, type AttentionShape } from "./shape.
  * Logit used for "masked" and as the initial running max inside kernels: a
  * finite stand-in for −∞ (no backend is trusted with infinities). Kernel
  * outputs ≤ MASKED_LOGIT / 2 are turned back into −Infinity on the host.
+ * @example Math.exp(MASKED_LOGIT - 0) // 0: a masked logit contributes nothing to the softmax
+ * @see Dao et al. 2022, *FlashAttention*, Algorithm 1 (m initialised to −∞) and Algorithm 2 (masking)
  */
 export const MASKED_LOGIT = -1e30;
 
@@ -53,7 +55,13 @@ export function kernelConstants(q: Float32Array, k: Float32Array, v: Float32Arra
   return { constants, mask: o.mask ? Float32Array.from(o.mask) : new Float32Array(1) };
 }
 
-/** Maps kernel logsumexp values ≤ MASKED_LOGIT/2 (fully masked rows) to −Infinity, in place. */
+/**
+ * Maps kernel logsumexp values ≤ MASKED_LOGIT/2 (fully masked rows) to −Infinity, in place.
+ * @param lse (B·H·Nq,) logsumexp values read back from a kernel (modified)
+ * @returns lse, with the sentinel values replaced by −Infinity
+ * @example restoreMinusInfinity(Float32Array.of(-1e30, 0.5)) // Float32Array [-Infinity, 0.5]
+ * @see Dao et al. 2022, *FlashAttention*, Algorithm 1 (ℓ and m of a row with no kept key: logsumexp −∞); PyTorch scaled_dot_product_attention docs (fully masked rows)
+ */
 export function restoreMinusInfinity(lse: Float32Array): Float32Array {
   for (let i = 0; i < lse.length; i++) if (lse[i] <= MASKED_LOGIT / 2) lse[i] = -Infinity;
   return lse;

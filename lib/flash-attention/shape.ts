@@ -67,7 +67,18 @@ export function resolveAttention(shape: AttentionShape, tensors: Record<string, 
   return { scale, keep };
 }
 
-/** Validates Q (B,H,Nq,d), K and V (B,H,Nk,d) against the shape and resolves the options (see {@link resolveAttention}). */
+/**
+ * Validates Q (B,H,Nq,d), K and V (B,H,Nk,d) against the shape and resolves the options (see {@link resolveAttention}).
+ * @param q (B, H, Nq, d) queries, flat row-major
+ * @param k (B, H, Nk, d) keys
+ * @param v (B, H, Nk, d) values
+ * @param shape B, H, Nq, Nk, d (integers >= 1)
+ * @param o masking and scale options
+ * @returns the scale (default 1/√d) and the keep(i, j) predicate
+ * @throws RangeError as {@link resolveAttention}, e.g. `q must have length 8 (B·H·Nq·d), got 7`; TypeError `k must be a Float32Array, got undefined`
+ * @example resolveQKV(new Float32Array(8), new Float32Array(8), new Float32Array(8), { B: 1, H: 1, Nq: 2, Nk: 2, d: 4 }).scale // 0.5
+ * @see https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html (the (B, H, N, d) layout and the default scale 1/√d)
+ */
 export function resolveQKV(q: Float32Array, k: Float32Array, v: Float32Array, shape: AttentionShape, o: AttentionOptions = {}): ResolvedAttention {
   const { B, H, Nq, Nk, d } = shape;
   return resolveAttention(shape, {
