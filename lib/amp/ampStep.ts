@@ -6,7 +6,7 @@ import { castArray, type TrainPrecision } from "./castArray.js";
 import { GRAD_SCALER_DEFAULTS, updateScale, validateScaleUpdateOptions, type ScaleUpdateOptions } from "./updateScale.js";
 import { unscaleGrads } from "./unscaleGrads.js";
 import { clipGradNorm } from "./clipGradNorm.js";
-import { initOptimizerState, optimizerStep, type OptimizerConfig, type OptimizerState } from "./optimizerStep.js";
+import { initOptimizerState, optimizerStep, type OptimizerConfig, type OptimizerState } from "../nn/optimizer-step.js";
 
 /** What the AMP step needs from a model: loss and gradients of S·loss in a precision. */
 export interface AmpModel<B> {
@@ -27,6 +27,7 @@ export interface AmpConfig {
   scaler?: Partial<ScaleUpdateOptions> & { initScale?: number };
   /** Keep fp32 master weights (default true). false: the weights themselves live in `precision`, so each update is rounded. */
   masterWeights?: boolean;
+  /** lib/nn's AdamW or SGD (pure step, fp32 arithmetic as PyTorch), e.g. `{kind: "adamw", lr: 1e-2}`. */
   optimizer: OptimizerConfig;
   /** Clip the unscaled gradients to this global norm (after unscale, as torch's recipe). */
   maxGradNorm?: number;

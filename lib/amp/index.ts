@@ -9,12 +9,10 @@ export { DynamicLossScaler, LossScaler, dynamicLossScaleUpdate, validateDynamicL
 export { parseDeepSpeedFp16, createLossScaler, Fp16BlockSchema, SCALER_KEYS, LEGACY_DYNAMIC_DEFAULTS, type Fp16Block, type Fp16Settings, type HfTrainerPrecisionArgs } from "./deepspeedFp16Config.js";
 export { clipGradNorm, compareClipOrder, type ClipOrderComparison } from "./clipGradNorm.js";
 export { castArray, castInPlace, caster, bf16round, TRAIN_PRECISIONS, type TrainPrecision } from "./castArray.js";
-export { matmulPrecision, accumulationError, type Accumulate, type MatmulPrecisionOptions, type AccumulationErrorPoint } from "./matmulPrecision.js";
-export { optimizerStep, initOptimizerState, type OptimizerConfig, type OptimizerState, type SgdConfig, type AdamWConfig } from "./optimizerStep.js";
+export { accumulationError, type AccumulationErrorPoint } from "./accumulationError.js";
+export { optimizerStep, initOptimizerState, type OptimizerConfig, type OptimizerState, type SgdConfig, type AdamWConfig } from "../nn/optimizer-step.js";
 export { ampStep, initAmpState, type AmpConfig, type AmpModel, type AmpState, type AmpStepRecord, type AmpEvent } from "./ampStep.js";
 export { trainAmp, type TrainAmpResult } from "./trainAmp.js";
-export { markovText, sampleBatch, type MarkovText, type Batch } from "./markovText.js";
 export { mulberry32, gaussian, type Rng } from "../random.js";
-export { forwardBackward, initTinyMlpLm, PARAM_NAMES, type TinyMlpLmConfig, type ForwardBackwardOptions, type ForwardBackwardResult } from "./tinyMlpLm.js";
-export { tinyLmSetup, type TinyLmSetup } from "./tinyLmModel.js";
+export { charLmSetup, AMP_LIVE_MODEL, type CharLmSetup, type CharLmOptions } from "./charLmSetup.js";
 export { gradExponentHistogram, FP16_LIMITS, type ExponentBin, type ExponentHistogram } from "./gradExponents.js";

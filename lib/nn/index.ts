@@ -27,6 +27,7 @@
  * backward(model, f, scale);                // ADDS d(scale · lossSum)/dθ (accumulation, loss scaling)
  * const opt = new AdamW(model.params);      // lr 1e-3, betas (0.9, 0.999), eps 1e-8, weight_decay 1e-2
  * opt.step(); opt.zeroGrad();
+ * optimizerStep(weights, grads, state, { kind: "adamw", lr });  // the same step as a pure function on arrays
  * ```
  *
  * - **Parameters**: `model.params: Param[]`, each `{ name, shape, data: Float32Array, grad: Float32Array }`.
@@ -74,5 +75,6 @@ export { buildVocab, type Vocab } from "./vocab.js";
 export { sampleBatch, concatBatches, type Batch, type SampleOptions } from "./sampler.js";
 export { AdamW, type AdamWOptions } from "./adamw.js";
 export { SGD, type SGDOptions } from "./sgd.js";
+export { optimizerStep, initOptimizerState, type OptimizerConfig, type OptimizerState, type SgdConfig, type AdamWConfig } from "./optimizer-step.js";
 export { train, corpus, DEFAULT_MODEL, type TrainOptions } from "./train.js";
 export { SONNETS } from "./data/sonnets.js";
