@@ -11,3 +11,4 @@ export { layerCosts, inputBytes } from "./layer-costs.js";
 export { checkpointedStep, type CheckpointOptions, type CheckpointStepResult } from "./checkpointed-step.js";
 export { chooseSegments, tradeoff, type SegmentationPoint } from "./choose-segments.js";
 export { reentrantGradients, type ReentrantLayer, type ReentrantResult } from "./reentrant-gradients.js";
+export { trainAccumulated, ACCUMULATION_MODES, type AccumulationMode, type TrainAccumulatedOptions } from "./train-accumulated.js";

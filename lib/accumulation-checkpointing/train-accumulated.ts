@@ -1,0 +1,78 @@
+/**
+ * Training with gradient accumulation, compared with one big batch: the runs
+ * of the chapter's "it changes training" figure.
+ */
+import { AdamW, backward, concatBatches, createModel, forward, mulberry32, sampleBatch, zeroGrad, type ModelConfig } from "../nn/index.js";
+import { accumulateGradients } from "./accumulate-gradients.js";
+
+/** How a run turns a window of micro-batches into one gradient. */
+export type AccumulationMode = "big batch" | "window tokens" | "loss / K";
+
+/** Every {@link AccumulationMode}, in the figure's order. */
+export const ACCUMULATION_MODES: readonly AccumulationMode[] = ["big batch", "window tokens", "loss / K"];
+
+/** Settings of {@link trainAccumulated}. */
+export interface TrainAccumulatedOptions {
+  /** Model configuration (lib/nn), including its seed: every mode starts from the same weights. */
+  model: ModelConfig;
+  /** Token ids of the corpus. */
+  tokens: Int32Array;
+  /** Optimizer steps, integer >= 1. */
+  steps: number;
+  /** Micro-batches per window K, integer >= 1 (default 4). */
+  microBatches?: number;
+  /** Sequences per micro-batch (default 2). */
+  batchSize?: number;
+  /** Longest sequence in tokens; each sequence gets a random length in 1 … seqLen (default 16). */
+  seqLen?: number;
+  /** AdamW learning rate (default 1e-2). */
+  lr?: number;
+  /** Seed of the data sampler (default 11): every mode sees the same windows. */
+  dataSeed?: number;
+}
+
+/**
+ * Trains a fresh lib/nn model with AdamW for `steps` windows of K
+ * variable-length micro-batches, turning each window into one gradient by
+ * `mode`: "big batch" (one backward over the concatenated window), "window
+ * tokens" (accumulate, each micro-batch's summed loss divided by the window's
+ * token count: equal to the big batch up to float32 rounding) or "loss / K"
+ * (the notes' mean of per-micro-batch means: a different gradient whenever
+ * lengths differ). The reported loss is always the mean over every token of
+ * the window, before the step.
+ *
+ * @param mode how a window becomes one gradient
+ * @param o model, corpus and sizes
+ * @returns the loss before each step, one per window (nats per token)
+ * @throws {RangeError} `steps must be an integer >= 1, got 0` (likewise microBatches, batchSize, seqLen, lr > 0, and an unknown mode)
+ * @example trainAccumulated("window tokens", {model: cfg, tokens, steps: 3}).length // 3
+ * @see Hugging Face, "Fixing Gradient Accumulation" (Oct 2024); the chapter's section "It changes training"
+ */
+export function trainAccumulated(mode: AccumulationMode, o: TrainAccumulatedOptions): number[] {
+  const { steps, microBatches = 4, batchSize = 2, seqLen = 16, lr = 1e-2, dataSeed = 11 } = o;
+  if (!ACCUMULATION_MODES.includes(mode)) throw new RangeError(`mode must be one of ${ACCUMULATION_MODES.join(", ")}, got "${String(mode)}"`);
+  for (const [name, v] of [["steps", steps], ["microBatches", microBatches], ["batchSize", batchSize], ["seqLen", seqLen]] as const) {
+    if (!Number.isInteger(v) || v < 1) throw new RangeError(`${name} must be an integer >= 1, got ${v}`);
+  }
+  if (!(lr > 0)) throw new RangeError(`lr must be > 0, got ${lr}`);
+  const model = createModel(o.model);
+  const opt = new AdamW(model.params, { lr });
+  const rng = mulberry32(dataSeed);
+  const losses: number[] = [];
+  for (let s = 0; s < steps; s++) {
+    const window = Array.from({ length: microBatches }, () => {
+      const lengths = Array.from({ length: batchSize }, () => 1 + Math.floor(rng() * seqLen));
+      return sampleBatch(o.tokens, { batchSize, seqLen, contextLength: o.model.contextLength, lengths }, rng);
+    });
+    if (mode === "big batch") {
+      zeroGrad(model.params);
+      const f = forward(model, concatBatches(window));
+      backward(model, f);
+      losses.push(f.loss);
+    } else {
+      losses.push(accumulateGradients(model, window, { normalization: mode === "window tokens" ? "window-tokens" : "mean-of-means" }).loss);
+    }
+    opt.step();
+  }
+  return losses;
+}
