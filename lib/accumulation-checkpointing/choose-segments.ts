@@ -19,6 +19,8 @@ export interface SegmentationPoint {
  * @throws {RangeError} `costs must describe 1 to 16 layers, got 0`
  * @example
  * tradeoff(layerCosts(model.layers, 128)).length; // 2^(n−1)
+ * @see Chen et al. 2016, *Training Deep Nets with Sublinear Memory Cost*, §4 (trading computation for memory);
+ *   the page's section "How many segments?" (src/accumulation-checkpointing.md)
  */
 export function tradeoff(costs: readonly LayerCost[]): SegmentationPoint[] {
   if (costs.length < 1 || costs.length > 16) throw new RangeError(`costs must describe 1 to 16 layers, got ${costs.length}`);

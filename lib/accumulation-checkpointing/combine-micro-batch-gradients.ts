@@ -10,7 +10,11 @@ export type Normalization =
   /** Take each micro-batch's mean loss and divide it by K (the notes' `loss / accumulation_steps`; wrong with variable lengths). */
   | "mean-of-means";
 
-/** Every normalisation, for menus. */
+/**
+ * Every normalisation, for menus.
+ * @example NORMALIZATIONS.includes("window-tokens") // true
+ * @see Hugging Face, "Fixing Gradient Accumulation" (Oct 2024)
+ */
 export const NORMALIZATIONS: readonly Normalization[] = ["window-tokens", "mean-of-means"];
 
 /** One micro-batch as a trainer sees it: its mean gradient over its tokens, and how many tokens it had. */

@@ -13,6 +13,8 @@ import type { LayerCost } from "./simulate-checkpointing.js";
  * @returns bytes
  * @example
  * inputBytes(model.layers[0], 128, "fp16"); // 128 · C · 4 (ids)
+ * @see Chen et al. 2016, *Training Deep Nets with Sublinear Memory Cost*, §4 (a checkpoint keeps a segment's input);
+ *   `torch.utils.checkpoint` docs (the inputs of a checkpointed segment are saved)
  */
 export function inputBytes(layer: Layer, rows: number, format: Format): number {
   return rows * layer.inFeatures * (layer.kind === "embedding" ? 4 : bytesPerElement(format));
@@ -28,6 +30,7 @@ export function inputBytes(layer: Layer, rows: number, format: Format): number {
  * @throws {RangeError} `rows must be an integer >= 1, got 0`
  * @example
  * layerCosts(model.layers, 128, "fp32").map((c) => c.savedBytes);
+ * @see Chen et al. 2016, §4; lib/nn (savedBytes and flops of each layer); the page's section "Activation checkpointing" (src/accumulation-checkpointing.md)
  */
 export function layerCosts(layers: readonly Layer[], rows: number, format: Format = "fp32"): LayerCost[] {
   if (!Number.isInteger(rows) || rows < 1) throw new RangeError(`rows must be an integer >= 1, got ${rows}`);

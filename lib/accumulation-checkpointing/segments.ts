@@ -10,6 +10,8 @@
  * @param segments segment lengths in layer order
  * @returns `segments`
  * @throws {RangeError} `numLayers must be an integer >= 1, got 0`; `segments must be positive integers summing to numLayers = 5, got [2, 2]`
+ * @example checkSegments(4, [2, 2]) // [2, 2]
+ * @see `torch.utils.checkpoint.checkpoint_sequential` docs (segments of a sequential model)
  */
 export function checkSegments(numLayers: number, segments: readonly number[]): readonly number[] {
   if (!Number.isInteger(numLayers) || numLayers < 1) throw new RangeError(`numLayers must be an integer >= 1, got ${numLayers}`);
@@ -20,14 +22,15 @@ export function checkSegments(numLayers: number, segments: readonly number[]): r
 }
 
 /**
- * Every segmentation of n layers (the 2^(n−1) compositions of n), in lexicographic order of
- * the cut positions.
+ * Every segmentation of n layers (the 2^(n−1) compositions of n), fewest segments first;
+ * among equal counts, the longer first segment first (then in order of the cut bit mask).
  *
  * @param numLayers n, an integer in [1, 20]
  * @returns the compositions, e.g. for n = 3: [3], [2, 1], [1, 2], [1, 1, 1]
  * @throws {RangeError} `numLayers must be an integer in [1, 20], got 21`
  * @example
  * allSegmentations(3); // [[3], [2, 1], [1, 2], [1, 1, 1]]
+ * @see Stanley, *Enumerative Combinatorics* vol. 1, §1.2 (the 2^(n−1) compositions of n); Chen et al. 2016, §4 (segmenting a chain for checkpointing)
  */
 export function allSegmentations(numLayers: number): number[][] {
   if (!Number.isInteger(numLayers) || numLayers < 1 || numLayers > 20) throw new RangeError(`numLayers must be an integer in [1, 20], got ${numLayers}`);

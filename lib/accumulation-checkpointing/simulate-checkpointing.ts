@@ -103,6 +103,8 @@ export function simulateCheckpointing(costs: readonly LayerCost[], segments: rea
  * @throws {RangeError} as {@link checkSegments}
  * @example
  * recomputeSchedule(4, [2, 2]); // ["F0","F1","F2","F3","B3","B2","R0","R1","B1","B0"]
+ * @see `torch.utils.checkpoint.checkpoint_sequential` docs (every segment but the last is re-run in backward); Chen et al. 2016, §4;
+ *   the page's section "Activation checkpointing" (src/accumulation-checkpointing.md)
  */
 export function recomputeSchedule(numLayers: number, segments: readonly number[]): string[] {
   checkSegments(numLayers, segments);
