@@ -18,7 +18,11 @@ export interface Chapter {
   status: "written" | "coming";
 }
 
-/** Every chapter of the course, in order. */
+/**
+ * Every chapter of the course, in order.
+ * @example CHAPTERS.map((c) => c.slug).indexOf("flash-attention") + 1 // 10 (its chapter number)
+ * @see shared/sources.md (which study note and which primary sources each chapter follows)
+ */
 export const CHAPTERS: readonly Chapter[] = [
   { number: 1, slug: "precision", title: "Precision formats", summary: "fp32, fp16, bf16, tf32 and fp8: bits, range, rounding, and why accumulation needs more precision than storage.", status: "written" },
   { number: 2, slug: "memory", title: "Memory budget", summary: "Parameters, gradients, optimizer states and activations, per GPU, from a real config.json.", status: "written" },
@@ -34,7 +38,14 @@ export const CHAPTERS: readonly Chapter[] = [
   { number: 12, slug: "plan", title: "Planning a training run", summary: "Putting it together: choosing parallelism, precision and memory savings for a model and a cluster.", status: "coming" },
 ];
 
-/** The chapter with this slug; throws `unknown chapter "<slug>"` otherwise. */
+/**
+ * The chapter with this slug.
+ * @param slug a chapter's folder name, e.g. "data-parallel"
+ * @returns its {@link Chapter} entry
+ * @throws {Error} `unknown chapter "tp"; chapters: precision, memory, …` when no chapter has that slug
+ * @example chapterBySlug("data-parallel").number // 5
+ * @see {@link CHAPTERS}; shared/sources.md (the chapters and their primary sources)
+ */
 export function chapterBySlug(slug: string): Chapter {
   const c = CHAPTERS.find((ch) => ch.slug === slug);
   if (!c) throw new Error(`unknown chapter "${slug}"; chapters: ${CHAPTERS.map((ch) => ch.slug).join(", ")}`);

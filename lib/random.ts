@@ -54,6 +54,7 @@ export function gaussian(rng: Rng): number {
  * @throws {RangeError} `n must be an integer >= 1, got <n>`
  * @example
  * randomInt(mulberry32(7), 10); // an integer in 0..9
+ * @see MDN, `Math.random()`, "Getting a random integer between two values" (the same floor(u·n) construction; its bias is below n·2^−32)
  */
 export function randomInt(rng: Rng, n: number): number {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be an integer >= 1, got ${n}`);
