@@ -15,6 +15,7 @@ import { mulberry32 } from "../random.js";
  * @param kind "int" or "float" (default)
  * @returns P Float32Arrays of length n
  * @see lib/random.ts mulberry32; Higham 2002, *Accuracy and Stability of Numerical Algorithms*, §2.1 (integers up to 2^24 are exact in float32)
+ * @throws {TypeError} `seed must be a finite integer, got 0.5` (from mulberry32)
  */
 export function randomBuffers(numRanks: number, numElements: number, seed: number, kind: "int" | "float" = "float"): Float32Array[] {
   const rand = mulberry32(seed);

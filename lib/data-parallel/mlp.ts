@@ -32,6 +32,7 @@ export function mlpNumParams({ inputDim: D, hiddenDim: H, outputDim: O }: MlpDim
  * @param seed mulberry32 seed
  * @returns `{dims, params}`, params of length {@link mlpNumParams}
  * @see PyTorch nn.Linear docs (weights and bias initialised from U(−1/√in_features, 1/√in_features))
+ * @throws {TypeError} `seed must be a finite integer, got 0.5` (from mulberry32)
  */
 export function mlpInit(dims: MlpDims, seed: number): Mlp {
   for (const k of ["inputDim", "hiddenDim", "outputDim"] as const) {
@@ -105,6 +106,7 @@ export function mlpLossAndGrad(model: Mlp, X: readonly (readonly number[])[], Y:
  * @param seed mulberry32 seed
  * @returns `{X, Y}`: X (B, D), Y (B, O) with y_k = sin(Σx + k) + 0.1·u, u uniform in [−1, 1]
  * @see the page's section "DDP trains like one process on the whole batch" (src/data-parallel.md); lib/random.ts mulberry32
+ * @throws {TypeError} `seed must be a finite integer, got 0.5` (from mulberry32)
  */
 export function regressionData(numSamples: number, inputDim: number, outputDim: number, seed: number): { X: number[][]; Y: number[][] } {
   const rand = mulberry32(seed);

@@ -25,6 +25,7 @@ export interface AttentionCase {
  * @returns the problem
  * @example makeCase({B: 1, H: 1, Nq: 2, Nk: 3, d: 4}, 1, {}).q.length // 8
  * @see referenceAttention
+ * @throws {TypeError} `seed must be a finite integer, got 0.5` (from mulberry32)
  */
 export function makeCase(shape: AttentionShape, seed: number, opts: { causal?: AttentionOptions["causal"]; maskKeepProb?: number; amplitude?: number }): AttentionCase {
   const { B, H, Nq, Nk, d } = shape;
