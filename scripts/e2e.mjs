@@ -11,6 +11,7 @@ import { CHAPTERS } from "../lib/chapters.ts";
 const REQUIRED = {
   precision: ["quantize-webgl2", "accumulate-webgl2"],
   "accumulation-checkpointing": ["nn-matmul-gpu"],
+  amp: ["amp-accumulate-gpu"],
   "data-parallel": ["reduce-kernel-webgl2"],
   "flash-attention": ["flash-kernel-webgl2", "standard-kernel-webgl2"],
 };
