@@ -4,7 +4,10 @@
  */
 import { round } from "./round.js";
 
-/** Accumulator formats of the lesson. */
+/**
+ * Accumulator formats of the lesson.
+ * @see the sources of {@link checkAccumulateArgs}: the page's section "Accumulation: why sums need more precision than storage" (src/precision.md); lib/precision/accumulate.ts, the kernel whose arguments it checks
+ */
 export type AccumulatorFormat = "fp32" | "fp16" | "bf16";
 
 /**

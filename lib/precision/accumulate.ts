@@ -10,7 +10,10 @@ import { checkAccumulateArgs, type AccumulatorFormat } from "./accumulate-refere
 
 const { GPU } = gpujs;
 
-/** Options of {@link accumulate}. */
+/**
+ * Options of {@link accumulate}.
+ * @see gpu.js README, "`GPU` Settings" (mode) and "Supported Backends"
+ */
 export interface AccumulateOptions {
   /** gpu.js mode: "gpu" (default), "cpu", "webasm", "webgl2"… */
   mode?: string;

@@ -5,7 +5,10 @@ import { getFormat, type FormatName } from "./formats.js";
 import { round, type RoundOptions } from "./round.js";
 import { encode, toHex } from "./encode.js";
 
-/** What kind of value a bit pattern holds. */
+/**
+ * What kind of value a bit pattern holds.
+ * @see the sources of {@link decompose}: IEEE 754-2008 §3.4 (binary interchange format encodings: sign, biased exponent, trailing significand); OCP OFP8 v1.0 for the FP8 layouts
+ */
 export type ValueKind = "zero" | "subnormal" | "normal" | "infinity" | "nan";
 
 /** The fields of `round(format, x)`. */

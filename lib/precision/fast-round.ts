@@ -10,7 +10,10 @@
  */
 import { f16round } from "@petamoriken/float16";
 
-/** The formats of a simulated training step. */
+/**
+ * The formats of a simulated training step.
+ * @see the sources of {@link TRAIN_FORMATS}: Micikevicius et al. 2017, *Mixed Precision Training* (fp32 master weights, fp16 compute); Wang & Kanwar 2019 (bf16)
+ */
 export type TrainFormat = "fp32" | "fp16" | "bf16";
 
 /**

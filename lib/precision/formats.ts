@@ -9,7 +9,10 @@
  * and A100 documents, the OCP FP8 specification).
  */
 
-/** Names of the formats, as used by PyTorch (`torch.float16`…) and the OCP FP8 spec. */
+/**
+ * Names of the formats, as used by PyTorch (`torch.float16`…) and the OCP FP8 spec.
+ * @see the sources of {@link FORMAT_NAMES}: PyTorch torch.dtype names (torch.float32, torch.bfloat16, torch.float16, torch.float8_e4m3fn, torch.float8_e5m2); OCP OFP8 v1.0
+ */
 export type FormatName = "fp32" | "fp16" | "bf16" | "tf32" | "fp8-e4m3" | "fp8-e5m2";
 
 /**
@@ -19,7 +22,10 @@ export type FormatName = "fp32" | "fp16" | "bf16" | "tf32" | "fp8-e4m3" | "fp8-e
  */
 export const FORMAT_NAMES: readonly FormatName[] = ["fp32", "tf32", "bf16", "fp16", "fp8-e5m2", "fp8-e4m3"];
 
-/** The layout and range of one format. Every number is exact (a power of two or a small multiple of one). */
+/**
+ * The layout and range of one format. Every number is exact (a power of two or a small multiple of one).
+ * @see the sources of {@link FORMAT_NAMES}: PyTorch torch.dtype names (torch.float32, torch.bfloat16, torch.float16, torch.float8_e4m3fn, torch.float8_e5m2); OCP OFP8 v1.0
+ */
 export interface FloatFormat {
   name: FormatName;
   /** Total storage bits: 1 sign + exponentBits + mantissaBits (tf32 is a 19-bit format stored in 32-bit registers). */

@@ -9,16 +9,25 @@ import { backendName } from "./backend-name.js";
 
 const { GPU } = gpujs;
 
-/** The formats the kernel supports: those whose values are all float32 values. */
+/**
+ * The formats the kernel supports: those whose values are all float32 values.
+ * @see the sources of {@link createQuantizer}: gpu.js README (createKernel, setOutput, destroy); PyTorch `Tensor.to(torch.bfloat16 | torch.float16)` (the cast it reproduces); IEEE 754-2008 §4.3.1
+ */
 export type QuantizeFormat = "bf16" | "fp16" | "tf32";
 
-/** Options of {@link quantize} and {@link createQuantizer}. */
+/**
+ * Options of {@link quantize} and {@link createQuantizer}.
+ * @see the sources of {@link createQuantizer}: gpu.js README (createKernel, setOutput, destroy); PyTorch `Tensor.to(torch.bfloat16 | torch.float16)` (the cast it reproduces); IEEE 754-2008 §4.3.1
+ */
 export interface QuantizeOptions {
   /** gpu.js mode: "gpu" (default: the best backend here), "cpu", "webasm", "webgl2"… */
   mode?: string;
 }
 
-/** A compiled quantize kernel; call `destroy()` when done. */
+/**
+ * A compiled quantize kernel; call `destroy()` when done.
+ * @see the sources of {@link createQuantizer}: gpu.js README (createKernel, setOutput, destroy); PyTorch `Tensor.to(torch.bfloat16 | torch.float16)` (the cast it reproduces); IEEE 754-2008 §4.3.1
+ */
 export interface Quantizer {
   /** Rounds every value; returns a new array. */
   run(values: Float32Array): Float32Array;

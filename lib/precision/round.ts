@@ -11,7 +11,10 @@
 import { getFormat, type FloatFormat } from "./formats.js";
 import { binade, roundHalfEven } from "./binade.js";
 
-/** Options of {@link round}. */
+/**
+ * Options of {@link round}.
+ * @see the sources of {@link roundMagnitude}: IEEE 754-2008 §4.3.1 (roundTiesToEven) and §3.3 (the quantum 2^(e−p+1))
+ */
 export interface RoundOptions {
   /**
    * Clamp values beyond the range (and ±Infinity) to ±maxFinite instead of
