@@ -1,7 +1,13 @@
-/** Activation recomputation: keep everything, drop the attention core (selective), or keep only each layer's input (full). */
+/**
+ * Activation recomputation: keep everything, drop the attention core (selective), or keep only each layer's input (full).
+ * @see the sources of {@link activationBytesPerLayer}: Korthikanti et al. 2022, *Reducing Activation Recomputation in Large Transformer Models*, §4, Table 2
+ */
 export type Recompute = "none" | "selective" | "full";
 
-/** Options of {@link activationBytesPerLayer}. */
+/**
+ * Options of {@link activationBytesPerLayer}.
+ * @see the sources of {@link activationBytesPerLayer}: Korthikanti et al. 2022, *Reducing Activation Recomputation in Large Transformer Models*, §4, Table 2
+ */
 export interface ActivationOptions {
   /** s, tokens per sequence. */
   seqLen: number;

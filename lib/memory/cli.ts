@@ -9,7 +9,10 @@ import { isPresetName, PRESET_NAMES } from "./presets.js";
 import { loadPresetText } from "./loadPreset.js";
 import { formatGiB } from "./units.js";
 
-/** What {@link main} returns instead of printing: exit status and the two streams. */
+/**
+ * What {@link main} returns instead of printing: exit status and the two streams.
+ * @see the sources of {@link HELP}: Node.js `util.parseArgs` docs (the option syntax); {@link estimateMemory} for what each option changes
+ */
 export interface CliResult {
   code: number;
   stdout: string;

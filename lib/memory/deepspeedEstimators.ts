@@ -1,4 +1,7 @@
-/** Hardware and buffer options shared by DeepSpeed's estimators (its defaults: 1 node, 1 GPU, factor 1.5). */
+/**
+ * Hardware and buffer options shared by DeepSpeed's estimators (its defaults: 1 node, 1 GPU, factor 1.5).
+ * @see the sources of {@link estimateZero2ModelStatesMemNeeds}: DeepSpeed `deepspeed/runtime/zero/stage_1_and_2.py` `estimate_zero2_model_states_mem_needs`
+ */
 export interface DeepSpeedSetup {
   numGpusPerNode?: number;
   numNodes?: number;
@@ -6,7 +9,10 @@ export interface DeepSpeedSetup {
   additionalBufferFactor?: number;
 }
 
-/** What DeepSpeed's estimator returns: CPU and GPU bytes (Python `int`s). */
+/**
+ * What DeepSpeed's estimator returns: CPU and GPU bytes (Python `int`s).
+ * @see the sources of {@link estimateZero2ModelStatesMemNeeds}: DeepSpeed `deepspeed/runtime/zero/stage_1_and_2.py` `estimate_zero2_model_states_mem_needs`
+ */
 export interface DeepSpeedEstimate {
   cpuBytes: number;
   gpuBytes: number;
@@ -64,7 +70,10 @@ export function estimateZero2ModelStatesMemNeedsBefore2024(totalParams: number, 
   return { gpuBytes: Math.trunc(4 * totalParams + Math.trunc((16 * totalParams) / totalGpus)), cpuBytes: Math.trunc(totalParams * 4 * perNode * factor) };
 }
 
-/** Options of {@link estimateZero3ModelStatesMemNeeds} beyond the setup. */
+/**
+ * Options of {@link estimateZero3ModelStatesMemNeeds} beyond the setup.
+ * @see the sources of {@link estimateZero2ModelStatesMemNeeds}: DeepSpeed `deepspeed/runtime/zero/stage_1_and_2.py` `estimate_zero2_model_states_mem_needs`
+ */
 export interface Zero3Options extends DeepSpeedSetup {
   /** Offload optimizer states to CPU (DeepSpeed default true). */
   cpuOffload?: boolean;

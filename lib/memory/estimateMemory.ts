@@ -3,7 +3,10 @@ import { parameterCount } from "./parameterCount.js";
 import { modelStateBytes, type Offload, type OptimizerName, type Precision, type ZeroStage } from "./modelStateBytes.js";
 import { activationBytes, type Recompute } from "./activationBytes.js";
 
-/** A training set-up to size. Either `arch` (a parsed config.json) or `params` must be given. */
+/**
+ * A training set-up to size. Either `arch` (a parsed config.json) or `params` must be given.
+ * @see the sources of {@link CONVENTION}: Rajbhandari et al. 2019, *ZeRO*, §3 and Figure 1 (model states); Korthikanti et al. 2022, §4, Table 2 (activations)
+ */
 export interface TrainingSetup {
   /** The model; activations need it. */
   arch?: ModelArch;
@@ -27,7 +30,10 @@ export interface TrainingSetup {
   sequenceParallel?: boolean;
 }
 
-/** Bytes per GPU, in the house order. */
+/**
+ * Bytes per GPU, in the house order.
+ * @see the sources of {@link CONVENTION}: Rajbhandari et al. 2019, *ZeRO*, §3 and Figure 1 (model states); Korthikanti et al. 2022, §4, Table 2 (activations)
+ */
 export interface MemoryBreakdown {
   parameters: number;
   gradients: number;
@@ -36,7 +42,10 @@ export interface MemoryBreakdown {
   total: number;
 }
 
-/** The estimate: bytes per GPU, the parallel layout, CPU bytes moved by offload, and notes. */
+/**
+ * The estimate: bytes per GPU, the parallel layout, CPU bytes moved by offload, and notes.
+ * @see the sources of {@link CONVENTION}: Rajbhandari et al. 2019, *ZeRO*, §3 and Figure 1 (model states); Korthikanti et al. 2022, §4, Table 2 (activations)
+ */
 export interface MemoryEstimate {
   params: number;
   perGpu: MemoryBreakdown;

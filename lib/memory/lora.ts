@@ -2,10 +2,16 @@ import type { ModelArch } from "./parseModelConfig.js";
 import { parameterCount } from "./parameterCount.js";
 import { bytesPerParam, type OptimizerName, type Precision } from "./modelStateBytes.js";
 
-/** Linear layers of a Llama-style block that LoRA can adapt (PEFT's `target_modules` names). */
+/**
+ * Linear layers of a Llama-style block that LoRA can adapt (PEFT's `target_modules` names).
+ * @see the sources of {@link loraEstimate}: Hu et al. 2021, *LoRA: Low-Rank Adaptation of Large Language Models*, §4; PEFT `LoraConfig`
+ */
 export type LoraTarget = "q_proj" | "k_proj" | "v_proj" | "o_proj" | "gate_proj" | "up_proj" | "down_proj";
 
-/** LoRA on a model: adapter parameters, the trainable fraction, and memory with a frozen base. */
+/**
+ * LoRA on a model: adapter parameters, the trainable fraction, and memory with a frozen base.
+ * @see the sources of {@link loraEstimate}: Hu et al. 2021, *LoRA: Low-Rank Adaptation of Large Language Models*, §4; PEFT `LoraConfig`
+ */
 export interface LoraEstimate {
   /** Trainable adapter parameters r·(in + out) summed over targeted layers. */
   loraParams: number;

@@ -1,13 +1,28 @@
-/** Training precision: "fp32" everywhere, or mixed fp16/bf16 with fp32 master weights. */
+/**
+ * Training precision: "fp32" everywhere, or mixed fp16/bf16 with fp32 master weights.
+ * @see the sources of {@link bytesPerParam}: Rajbhandari et al. 2019, *ZeRO*, §3.1 (mixed-precision Adam: 2Ψ + 2Ψ + KΨ, K = 12)
+ */
 export type Precision = "fp32" | "fp16" | "bf16";
-/** Optimizer whose states are counted. */
+/**
+ * Optimizer whose states are counted.
+ * @see the sources of {@link bytesPerParam}: Rajbhandari et al. 2019, *ZeRO*, §3.1 (mixed-precision Adam: 2Ψ + 2Ψ + KΨ, K = 12)
+ */
 export type OptimizerName = "adamw" | "sgd-momentum" | "sgd";
-/** ZeRO-DP stage: 0 plain data parallel, 1 optimizer states, 2 + gradients, 3 + parameters partitioned. */
+/**
+ * ZeRO-DP stage: 0 plain data parallel, 1 optimizer states, 2 + gradients, 3 + parameters partitioned.
+ * @see Rajbhandari et al. 2019, *ZeRO*, §5 (ZeRO-DP: P_os, P_os+g, P_os+g+p) and Figure 1; DeepSpeed config docs (zero_optimization.stage)
+ */
 export type ZeroStage = 0 | 1 | 2 | 3;
-/** What DeepSpeed moves to CPU memory: nothing, the optimizer states, or both optimizer states and parameters. */
+/**
+ * What DeepSpeed moves to CPU memory: nothing, the optimizer states, or both optimizer states and parameters.
+ * @see DeepSpeed config docs (zero_optimization.offload_optimizer, offload_param: stage 3 only); Ren et al. 2021, *ZeRO-Offload*
+ */
 export type Offload = "none" | "optimizer" | "optimizer+params";
 
-/** Bytes per parameter of each model state. */
+/**
+ * Bytes per parameter of each model state.
+ * @see the sources of {@link bytesPerParam}: Rajbhandari et al. 2019, *ZeRO*, §3.1 (mixed-precision Adam: 2Ψ + 2Ψ + KΨ, K = 12)
+ */
 export interface BytesPerParam {
   parameters: number;
   gradients: number;
@@ -37,7 +52,10 @@ export function bytesPerParam(precision: Precision, optimizer: OptimizerName): B
   return { parameters: 2, gradients: 2, optimizerStates: 4 + states };
 }
 
-/** Options of {@link modelStateBytes}. */
+/**
+ * Options of {@link modelStateBytes}.
+ * @see the sources of {@link bytesPerParam}: Rajbhandari et al. 2019, *ZeRO*, §3.1 (mixed-precision Adam: 2Ψ + 2Ψ + KΨ, K = 12)
+ */
 export interface ModelStateOptions {
   /** Ψ: parameters held by this model replica (after tensor/pipeline division). */
   params: number;
@@ -49,7 +67,10 @@ export interface ModelStateOptions {
   offload?: Offload;
 }
 
-/** Model-state bytes on each GPU, and what offload moved to CPU memory (per data-parallel rank). */
+/**
+ * Model-state bytes on each GPU, and what offload moved to CPU memory (per data-parallel rank).
+ * @see the sources of {@link bytesPerParam}: Rajbhandari et al. 2019, *ZeRO*, §3.1 (mixed-precision Adam: 2Ψ + 2Ψ + KΨ, K = 12)
+ */
 export interface ModelStateBytes {
   parameters: number;
   gradients: number;

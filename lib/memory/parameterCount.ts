@@ -1,6 +1,9 @@
 import type { ModelArch } from "./parseModelConfig.js";
 
-/** Parameters of a model, by part; `total` counts a tied embedding once. */
+/**
+ * Parameters of a model, by part; `total` counts a tied embedding once.
+ * @see the sources of {@link parameterCount}: Touvron et al. 2023, *Llama 2* (Table 1); HF `modeling_llama.py`, `modeling_gpt2.py`, `modeling_gpt_neox.py`
+ */
 export interface ParameterBreakdown {
   /** Token embedding, V·h. */
   embedding: number;

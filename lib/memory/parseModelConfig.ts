@@ -1,11 +1,15 @@
 import { z } from "zod";
 
-/** Architecture family, by how its config.json names fields and builds a block. */
+/**
+ * Architecture family, by how its config.json names fields and builds a block.
+ * @see the sources of {@link parseModelConfig}: https://huggingface.co/docs/transformers/main_classes/configuration
+ */
 export type ModelFamily = "llama" | "gpt2" | "gpt_neox";
 
 /**
  * A decoder-only transformer, normalised from a Hugging Face `config.json`:
  * the fields the parameter count and the activation formulas need.
+ * @see the sources of {@link parseModelConfig}: https://huggingface.co/docs/transformers/main_classes/configuration
  */
 export interface ModelArch {
   family: ModelFamily;

@@ -9,7 +9,10 @@
  */
 export const PRESET_NAMES = ["gpt2", "pythia-70m", "llama-2-7b", "mistral-7b", "llama-2-13b", "llama-2-70b"] as const;
 
-/** One of {@link PRESET_NAMES}. */
+/**
+ * One of {@link PRESET_NAMES}.
+ * @see the sources of {@link PRESET_NAMES}: https://huggingface.co/meta-llama/Llama-2-13b-hf/blob/main/config.json
+ */
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 /**
