@@ -1,13 +1,22 @@
 import { validateCostModel, type CostModel } from "./costModel.js";
 import { addChunk, type ReduceFn } from "./addChunk.js";
 
-/** What a message does on arrival: overwrite the receiver's range, or add into it. */
+/**
+ * What a message does on arrival: overwrite the receiver's range, or add into it.
+ * @see the sources of {@link World}: Hockney 1994 (the α-β model); NCCL tests doc/PERFORMANCE.md (bytes per rank); Patarasuk & Yuan 2009 (the ring under simultaneous sends on full-duplex links)
+ */
 export type MessageOp = "copy" | "reduce";
 
-/** The collective (or phase) a message belongs to; pages colour events by it. */
+/**
+ * The collective (or phase) a message belongs to; pages colour events by it.
+ * @see the sources of {@link World}: Hockney 1994 (the α-β model); NCCL tests doc/PERFORMANCE.md (bytes per rank); Patarasuk & Yuan 2009 (the ring under simultaneous sends on full-duplex links)
+ */
 export type CommKind = "reduce-scatter" | "all-gather" | "broadcast" | "reduce" | "push" | "pull" | "send";
 
-/** One message of one step: `length` elements of the sender's buffer at `offset` go to the receiver's buffer at `offset`. */
+/**
+ * One message of one step: `length` elements of the sender's buffer at `offset` go to the receiver's buffer at `offset`.
+ * @see the sources of {@link World}: Hockney 1994 (the α-β model); NCCL tests doc/PERFORMANCE.md (bytes per rank); Patarasuk & Yuan 2009 (the ring under simultaneous sends on full-duplex links)
+ */
 export interface Message {
   sender: number;
   receiver: number;
@@ -18,7 +27,10 @@ export interface Message {
   op: MessageOp;
 }
 
-/** One message as it happened: when (seconds from the start), who, what, how many bytes. */
+/**
+ * One message as it happened: when (seconds from the start), who, what, how many bytes.
+ * @see the sources of {@link World}: Hockney 1994 (the α-β model); NCCL tests doc/PERFORMANCE.md (bytes per rank); Patarasuk & Yuan 2009 (the ring under simultaneous sends on full-duplex links)
+ */
 export interface CommEvent {
   step: number;
   /** Start time in seconds. */
@@ -37,7 +49,10 @@ export interface CommEvent {
   op: MessageOp;
 }
 
-/** Options of a {@link World}. */
+/**
+ * Options of a {@link World}.
+ * @see the sources of {@link World}: Hockney 1994 (the α-β model); NCCL tests doc/PERFORMANCE.md (bytes per rank); Patarasuk & Yuan 2009 (the ring under simultaneous sends on full-duplex links)
+ */
 export interface WorldOptions {
   /** Bytes per element for the cost model (default 4: float32). */
   bytesPerElement?: number;

@@ -1,6 +1,7 @@
 /**
  * The reduction step of a collective: a received chunk is added into the local one.
  * Signature shared by the CPU path ({@link addChunk}) and the gpu.js kernel (reduceKernel.ts).
+ * @see the sources of {@link addChunk}: Figueroa 1995, "When is double rounding innocuous?", SIGNUM Newsletter 30(3)
  */
 export type ReduceFn = (local: Float32Array, received: Float32Array) => Float32Array;
 

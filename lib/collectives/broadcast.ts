@@ -2,7 +2,10 @@ import { World } from "./World.js";
 import { costOf, resultOf, type CollectiveOptions, type CollectiveResult } from "./collectiveResult.js";
 import { binomialTreeSteps, checkRoot } from "./binomialTree.js";
 
-/** Options of {@link broadcast} and {@link reduce}. */
+/**
+ * Options of {@link broadcast} and {@link reduce}.
+ * @see the sources of {@link broadcast}: torch.distributed.broadcast; Thakur, Rabenseifner & Gropp 2005, Sec. 4.1
+ */
 export interface RootedOptions extends CollectiveOptions {
   /** The root rank (default 0). */
   root?: number;

@@ -1,6 +1,9 @@
 import { checkNumElements, checkNumRanks } from "./costModel.js";
 
-/** The half-open element range [start, end) of one chunk. */
+/**
+ * The half-open element range [start, end) of one chunk.
+ * @see the sources of {@link chunkBounds}: torch.chunk / numpy.array_split (same split rule as array_split)
+ */
 export interface ChunkRange {
   start: number;
   end: number;

@@ -1,10 +1,16 @@
 import { chunkBounds } from "./chunkBounds.js";
 import { checkBytesPerElement, checkNumElements, checkNumRanks, validateCostModel, type CostModel } from "./costModel.js";
 
-/** The algorithms whose cost {@link collectiveCost} gives in closed form. */
+/**
+ * The algorithms whose cost {@link collectiveCost} gives in closed form.
+ * @see the sources of {@link collectiveCost}: NCCL tests doc/PERFORMANCE.md (bus bandwidth factors 2(n−1)/n and (n−1)/n); Patarasuk & Yuan 2009; Li et al. 2014
+ */
 export type CollectiveAlgorithm = "ring-all-reduce" | "reduce-scatter" | "all-gather" | "broadcast" | "reduce" | "parameter-server";
 
-/** Closed-form cost of one collective under the α-β model. */
+/**
+ * Closed-form cost of one collective under the α-β model.
+ * @see the sources of {@link collectiveCost}: NCCL tests doc/PERFORMANCE.md (bus bandwidth factors 2(n−1)/n and (n−1)/n); Patarasuk & Yuan 2009; Li et al. 2014
+ */
 export interface CollectiveCost {
   /** Number of communication steps. */
   numSteps: number;

@@ -3,7 +3,10 @@ import { DEFAULT_COST_MODEL } from "./costModel.js";
 import type { ReduceFn } from "./addChunk.js";
 import type { CommEvent, World } from "./World.js";
 
-/** Options shared by every collective. */
+/**
+ * Options shared by every collective.
+ * @see the sources of {@link costOf}: lib/collectives/costModel.ts (the α-β model, Hockney 1994)
+ */
 export interface CollectiveOptions {
   /** α-β cost model (default {@link DEFAULT_COST_MODEL}: 5 µs, 25 GB/s). */
   cost?: CostModel;
@@ -13,7 +16,10 @@ export interface CollectiveOptions {
   reduce?: ReduceFn;
 }
 
-/** What every collective returns: the per-rank result and the message log, with totals. */
+/**
+ * What every collective returns: the per-rank result and the message log, with totals.
+ * @see the sources of {@link costOf}: lib/collectives/costModel.ts (the α-β model, Hockney 1994)
+ */
 export interface CollectiveResult {
   /** One Float32Array per rank, the collective's output on that rank. */
   result: Float32Array[];

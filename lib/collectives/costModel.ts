@@ -4,7 +4,11 @@
  * latency and B the link's bandwidth (β = 1/B seconds per byte).
  */
 
-/** Latency and bandwidth of every rank's link (full duplex: a rank can send and receive at once). */
+/**
+ * Latency and bandwidth of every rank's link (full duplex: a rank can send and receive at once).
+ * @see the sources of {@link DEFAULT_COST_MODEL}: NVIDIA A100 Tensor Core GPU Architecture whitepaper (third-generation NVLink: 25 GB/s per link per direction);
+ *   PCI Express Base Specification 4.0 (16 GT/s per lane, about 31.5 GB/s per direction for ×16)
+ */
 export interface CostModel {
   /** α: per-message latency in seconds (≥ 0), e.g. 5e-6 for 5 µs. */
   alphaS: number;

@@ -3,7 +3,10 @@ import { validateCostModel } from "./costModel.js";
 import { costOf, resultOf, type CollectiveOptions, type CollectiveResult } from "./collectiveResult.js";
 import { checkRoot } from "./binomialTree.js";
 
-/** Options of {@link parameterServerAllReduce}. */
+/**
+ * Options of {@link parameterServerAllReduce}.
+ * @see the sources of {@link parameterServerAllReduce}: Li et al. 2014, "Scaling Distributed Machine Learning with the Parameter Server", OSDI (push/pull, Sec. 3); a single server is the unsharded case
+ */
 export interface ParameterServerOptions extends CollectiveOptions {
   /** The rank that plays the server (default 0); its link has `cost.serverBandwidthBytesPerS`. */
   serverRank?: number;

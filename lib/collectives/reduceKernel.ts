@@ -3,10 +3,16 @@ import type { ReduceFn } from "./addChunk.js";
 
 const { GPU } = gpujs;
 
-/** gpu.js modes: "gpu" picks WebGL2/WebGL in a browser and "webasm"/headless GL in Node. */
+/**
+ * gpu.js modes: "gpu" picks WebGL2/WebGL in a browser and "webasm"/headless GL in Node.
+ * @see the sources of {@link createReduceKernel}: gpu.js README, "Dynamic Sized Arguments" and "Precision"
+ */
 export type KernelMode = "gpu" | "cpu" | "webgl" | "webgl2" | "headlessgl" | "webasm";
 
-/** A reduction kernel and the gpu.js instance that owns it. Call `destroy()` when done. */
+/**
+ * A reduction kernel and the gpu.js instance that owns it. Call `destroy()` when done.
+ * @see the sources of {@link createReduceKernel}: gpu.js README, "Dynamic Sized Arguments" and "Precision"
+ */
 export interface ReduceKernel {
   /** Adds a received chunk into the local one (new Float32Array), like addChunk. */
   reduce: ReduceFn;
