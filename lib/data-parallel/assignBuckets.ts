@@ -1,4 +1,7 @@
-/** One gradient bucket: the parameters it holds, in the order their gradients become ready. */
+/**
+ * One gradient bucket: the parameters it holds, in the order their gradients become ready.
+ * @see the sources of {@link MIB}: PyTorch DistributedDataParallel docs (bucket_cap_mb) and torch/nn/parallel/distributed.py (`bucket_cap_mb * 1024 * 1024`)
+ */
 export interface Bucket {
   /** Indices into the forward-order parameter list, in gradient-ready (reverse) order. */
   paramIndices: number[];
@@ -8,7 +11,10 @@ export interface Bucket {
   capBytes: number;
 }
 
-/** Options of {@link assignBuckets}; defaults are PyTorch's. */
+/**
+ * Options of {@link assignBuckets}; defaults are PyTorch's.
+ * @see the sources of {@link MIB}: PyTorch DistributedDataParallel docs (bucket_cap_mb) and torch/nn/parallel/distributed.py (`bucket_cap_mb * 1024 * 1024`)
+ */
 export interface BucketOptions {
   /** `bucket_cap_mb · 2^20`: default 25 MiB (DDP's `bucket_cap_mb=25`). */
   bucketCapBytes?: number;

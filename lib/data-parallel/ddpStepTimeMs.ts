@@ -1,4 +1,7 @@
-/** Input of {@link allReduceSchedule}: one bucket's readiness and all-reduce duration. */
+/**
+ * Input of {@link allReduceSchedule}: one bucket's readiness and all-reduce duration.
+ * @see the sources of {@link allReduceSchedule}: Li et al. 2020, "PyTorch Distributed", VLDB, Sec. 3.2.3 (overlap computation with communication)
+ */
 export interface BucketTiming {
   /** When the bucket's last gradient is ready, in ms from the start of backward. */
   readyMs: number;
@@ -6,7 +9,10 @@ export interface BucketTiming {
   allReduceMs: number;
 }
 
-/** When each bucket's all-reduce starts and ends (ms from the start of backward). */
+/**
+ * When each bucket's all-reduce starts and ends (ms from the start of backward).
+ * @see the sources of {@link allReduceSchedule}: Li et al. 2020, "PyTorch Distributed", VLDB, Sec. 3.2.3 (overlap computation with communication)
+ */
 export interface AllReduceSchedule {
   startMs: number[];
   endMs: number[];
@@ -45,7 +51,10 @@ export function allReduceSchedule(buckets: readonly BucketTiming[], backwardMs: 
   return { startMs, endMs, commEndMs: free };
 }
 
-/** Input of {@link ddpStepTimeMs}. */
+/**
+ * Input of {@link ddpStepTimeMs}.
+ * @see the sources of {@link allReduceSchedule}: Li et al. 2020, "PyTorch Distributed", VLDB, Sec. 3.2.3 (overlap computation with communication)
+ */
 export interface DdpStepInput {
   forwardMs: number;
   backwardMs: number;

@@ -1,6 +1,9 @@
 import { checkMs } from "./ddpStepTimeMs.js";
 
-/** One layer of the model being trained (one parameter tensor per layer, for simplicity). */
+/**
+ * One layer of the model being trained (one parameter tensor per layer, for simplicity).
+ * @see Li et al. 2020, "PyTorch Distributed", VLDB, Sec. 3 (what a DDP step runs and keeps); DistributedDataParallel and DataParallel docs
+ */
 export interface LayerSpec {
   name: string;
   /** Bytes of the layer's parameters (= of its gradient). */
@@ -15,7 +18,10 @@ export interface LayerSpec {
   used?: boolean;
 }
 
-/** One bar of a timeline: what a rank's stream does from t to tEnd (ms). */
+/**
+ * One bar of a timeline: what a rank's stream does from t to tEnd (ms).
+ * @see Li et al. 2020, "PyTorch Distributed", VLDB, Sec. 3 (what a DDP step runs and keeps); DistributedDataParallel and DataParallel docs
+ */
 export interface TimelineEvent {
   rank: number;
   stream: "compute" | "comm";
@@ -29,7 +35,10 @@ export interface TimelineEvent {
   bytes: number;
 }
 
-/** Memory of one rank, in bytes, in a fixed order. */
+/**
+ * Memory of one rank, in bytes, in a fixed order.
+ * @see Li et al. 2020, "PyTorch Distributed", VLDB, Sec. 3 (what a DDP step runs and keeps); DistributedDataParallel and DataParallel docs
+ */
 export interface RankMemory {
   parameters: number;
   gradients: number;

@@ -1,13 +1,19 @@
 import { mulberry32 } from "../random.js";
 
-/** Sizes of the tiny MLP ŷ = W2·tanh(W1·x + b1) + b2. */
+/**
+ * Sizes of the tiny MLP ŷ = W2·tanh(W1·x + b1) + b2.
+ * @see the sources of {@link mlpNumParams}: PyTorch nn.Linear docs (weight (out, in) plus bias (out))
+ */
 export interface MlpDims {
   inputDim: number;
   hiddenDim: number;
   outputDim: number;
 }
 
-/** The MLP's parameters as one flat Float64Array: W1 (H×D, row-major), b1 (H), W2 (O×H), b2 (O). */
+/**
+ * The MLP's parameters as one flat Float64Array: W1 (H×D, row-major), b1 (H), W2 (O×H), b2 (O).
+ * @see the sources of {@link mlpNumParams}: PyTorch nn.Linear docs (weight (out, in) plus bias (out))
+ */
 export interface Mlp {
   dims: MlpDims;
   params: Float64Array;

@@ -2,7 +2,11 @@ import { checkNumRanks, collectiveCost, messageTimeS, validateCostModel, type Co
 import { checkMs } from "./ddpStepTimeMs.js";
 import { checkLayers, rankMemory, sumOf, type LayerSpec, type RankMemory, type TimelineEvent } from "./layers.js";
 
-/** Configuration of one simulated `nn.DataParallel` step. */
+/**
+ * Configuration of one simulated `nn.DataParallel` step.
+ * @see the sources of {@link simulateDataParallelStep}: torch.nn.DataParallel docs; torch/nn/parallel/data_parallel.py (scatter, replicate, parallel_apply, gather);
+ *   torch/nn/parallel/_functions.py (Broadcast.backward = ReduceAddCoalesced); Li et al. 2020, Sec. 2
+ */
 export interface DataParallelConfig {
   layers: LayerSpec[];
   /** Number of GPUs driven by the single process. */
@@ -21,7 +25,11 @@ export interface DataParallelConfig {
   optimizerStateFactor?: number;
 }
 
-/** Result of {@link simulateDataParallelStep}. */
+/**
+ * Result of {@link simulateDataParallelStep}.
+ * @see the sources of {@link simulateDataParallelStep}: torch.nn.DataParallel docs; torch/nn/parallel/data_parallel.py (scatter, replicate, parallel_apply, gather);
+ *   torch/nn/parallel/_functions.py (Broadcast.backward = ReduceAddCoalesced); Li et al. 2020, Sec. 2
+ */
 export interface DataParallelStepResult {
   stepTimeMs: number;
   /** Per device: time its compute stream is idle during the step, ms. */

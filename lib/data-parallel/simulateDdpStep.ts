@@ -3,7 +3,11 @@ import { assignBuckets, type Bucket } from "./assignBuckets.js";
 import { allReduceSchedule, checkMs } from "./ddpStepTimeMs.js";
 import { checkLayers, rankMemory, sumOf, type LayerSpec, type RankMemory, type TimelineEvent } from "./layers.js";
 
-/** Configuration of one simulated DDP step. */
+/**
+ * Configuration of one simulated DDP step.
+ * @see the sources of {@link simulateDdpStep}: Li et al. 2020, "PyTorch Distributed: Experiences on Accelerating Data Parallel Training", VLDB, Sec. 3 (bucketing, overlap, find_unused_parameters);
+ *   DistributedDataParallel docs; reducer.cpp ("Expected to have finished reduction in the prior iteration")
+ */
 export interface DdpConfig {
   /** Layers in forward order. */
   layers: LayerSpec[];
@@ -24,7 +28,11 @@ export interface DdpConfig {
   optimizerStateFactor?: number;
 }
 
-/** Result of {@link simulateDdpStep}. */
+/**
+ * Result of {@link simulateDdpStep}.
+ * @see the sources of {@link simulateDdpStep}: Li et al. 2020, "PyTorch Distributed: Experiences on Accelerating Data Parallel Training", VLDB, Sec. 3 (bucketing, overlap, find_unused_parameters);
+ *   DistributedDataParallel docs; reducer.cpp ("Expected to have finished reduction in the prior iteration")
+ */
 export interface DdpStepResult {
   /** Step time in ms, or null when the step cannot finish (see `error`). */
   stepTimeMs: number | null;

@@ -1,6 +1,9 @@
 import { checkNumRanks } from "../collectives/index.js";
 
-/** One rank's action in one iteration. */
+/**
+ * One rank's action in one iteration.
+ * @see the sources of {@link simulateUnevenInputs}: torch.distributed.algorithms.Join docs and the "Distributed Training with Uneven Inputs Using the Join Context Manager" tutorial; DistributedDataParallel.join docs
+ */
 export interface JoinEvent {
   rank: number;
   iteration: number;
@@ -11,7 +14,10 @@ export interface JoinEvent {
   tEnd: number;
 }
 
-/** Result of {@link simulateUnevenInputs}. */
+/**
+ * Result of {@link simulateUnevenInputs}.
+ * @see the sources of {@link simulateUnevenInputs}: torch.distributed.algorithms.Join docs and the "Distributed Training with Uneven Inputs Using the Join Context Manager" tutorial; DistributedDataParallel.join docs
+ */
 export interface UnevenInputsResult {
   /** Iterations every rank completes. */
   completedIterations: number;

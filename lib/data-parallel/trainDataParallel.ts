@@ -1,7 +1,10 @@
 import { ringAllReduce, type CollectiveOptions, checkNumRanks } from "../collectives/index.js";
 import { mlpLossAndGrad, type Mlp } from "./mlp.js";
 
-/** Options of {@link trainSingleProcess} and {@link trainDdp}. */
+/**
+ * Options of {@link trainSingleProcess} and {@link trainDdp}.
+ * @see the sources of {@link trainSingleProcess}: PyTorch torch.optim.SGD docs (θ ← θ − lr·g without momentum); Li et al. 2020, "PyTorch Distributed", VLDB (DDP's mathematical equivalence with local training)
+ */
 export interface TrainOptions {
   /** SGD learning rate (> 0). */
   lr: number;
