@@ -7,7 +7,10 @@ import { randomTensor } from "./random.js";
 import { mulberry32 } from "../random.js";
 import type { AttentionOptions, AttentionShape } from "./shape.js";
 
-/** A random attention problem: shape, tensors and options. */
+/**
+ * A random attention problem: shape, tensors and options.
+ * @see Dao et al. 2022, FlashAttention, Algorithm 0 (the problem: Q, K, V and an optional mask); PyTorch scaled_dot_product_attention docs
+ */
 export interface AttentionCase {
   shape: AttentionShape;
   q: Float32Array;

@@ -7,7 +7,10 @@ import { flashBlockSizes } from "./flashBlockSizes.js";
 import type { AttentionGradients } from "./referenceAttentionBackward.js";
 import { resolveAttention, type AttentionOptions, type AttentionShape } from "./shape.js";
 
-/** Options of {@link flashAttentionBackward}: M (SRAM elements) sets the blocks as in the forward pass. */
+/**
+ * Options of {@link flashAttentionBackward}: M (SRAM elements) sets the blocks as in the forward pass.
+ * @see the sources of {@link flashAttentionBackward}: Dao 2023, FlashAttention-2, Algorithm 2; Dao et al. 2022, Algorithm 4
+ */
 export interface FlashBackwardOptions extends AttentionOptions {
   M: number;
 }

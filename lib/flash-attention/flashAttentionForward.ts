@@ -9,7 +9,10 @@ import { checkBytes, ioCount } from "./ioCounts.js";
 import type { AttentionResult } from "./referenceAttention.js";
 import { resolveQKV, type AttentionOptions, type AttentionShape } from "./shape.js";
 
-/** Options of {@link flashAttentionForward}. */
+/**
+ * Options of {@link flashAttentionForward}.
+ * @see the sources of {@link flashAttentionForward}: Dao et al. 2022, FlashAttention, Algorithm 1
+ */
 export interface FlashOptions extends AttentionOptions {
   /** SRAM size in elements; B_c = ⌈M/4d⌉, B_r = min(B_c, d). */
   M: number;
@@ -21,7 +24,10 @@ export interface FlashOptions extends AttentionOptions {
   traceRow?: { bh: number; row: number };
 }
 
-/** State of the traced row after the outer step j (key block [keyStart, keyEnd)). */
+/**
+ * State of the traced row after the outer step j (key block [keyStart, keyEnd)).
+ * @see the sources of {@link flashAttentionForward}: Dao et al. 2022, FlashAttention, Algorithm 1
+ */
 export interface TraceStep {
   j: number;
   keyStart: number;
@@ -35,7 +41,10 @@ export interface TraceStep {
   O: number[];
 }
 
-/** {@link AttentionResult} plus the block sizes, block counts and the trace. */
+/**
+ * {@link AttentionResult} plus the block sizes, block counts and the trace.
+ * @see the sources of {@link flashAttentionForward}: Dao et al. 2022, FlashAttention, Algorithm 1
+ */
 export interface FlashResult extends AttentionResult {
   Bc: number;
   Br: number;

@@ -114,7 +114,10 @@ function flashKernelBody(this: Ctx, q: number[], k: number[], v: number[], mask:
   return [o0, o1, o2, o3];
 }
 
-/** A compiled FlashAttention kernel for one shape and option set. */
+/**
+ * A compiled FlashAttention kernel for one shape and option set.
+ * @see the sources of {@link createGpu}: https://github.com/gpujs/gpu.js (new GPU({mode}))
+ */
 export interface FlashAttentionKernel {
   /** Runs on Q, K, V of the compiled shape: O (B,H,Nq,d) and lse (B,H,Nq), −Infinity for fully masked rows. */
   run(q: Float32Array, k: Float32Array, v: Float32Array): { O: Float32Array; lse: Float32Array };

@@ -4,14 +4,20 @@
  * rows, fold the B_c new keys into the softmax without ever seeing the others.
  */
 
-/** The running state of B_r query rows: normalised output O (B_r×d), row sums ℓ and row maxima m (B_r). */
+/**
+ * The running state of B_r query rows: normalised output O (B_r×d), row sums ℓ and row maxima m (B_r).
+ * @see the sources of {@link flashTileStep}: Dao et al. 2022, FlashAttention, Algorithm 1 lines 9–12
+ */
 export interface TileState {
   O: number[][];
   l: number[];
   m: number[];
 }
 
-/** Inputs of {@link flashTileStep}: the tiles, the state and the scale. */
+/**
+ * Inputs of {@link flashTileStep}: the tiles, the state and the scale.
+ * @see the sources of {@link flashTileStep}: Dao et al. 2022, FlashAttention, Algorithm 1 lines 9–12
+ */
 export interface TileInput extends TileState {
   Q: number[][];
   K: number[][];

@@ -7,7 +7,10 @@
 import { flashBlockSizes } from "./flashBlockSizes.js";
 import { resolveAttention, type AttentionShape } from "./shape.js";
 
-/** Reads and writes of slow memory, in elements and in bytes. */
+/**
+ * Reads and writes of slow memory, in elements and in bytes.
+ * @see the sources of {@link ioCount}: Dao et al. 2022, *FlashAttention*, §3.2 (IO complexity: HBM accesses)
+ */
 export interface IoCount {
   readElements: number;
   writeElements: number;

@@ -2,6 +2,8 @@
  * Where the diagonal of a causal mask sits when the query and key lengths
  * differ: "bottom-right" (FlashAttention ≥ 2.1, `causal_lower_right` in
  * PyTorch) or "top-left" (PyTorch `is_causal=True`, `causal_upper_left`).
+ * @see the sources of {@link isCausalAllowed}: flash-attention README, "2.1: Change behavior of causal flag" (github.com/Dao-AILab/flash-attention)
+ *   https://pytorch.org/docs/stable/generated/torch.nn.attention.bias.CausalVariant.html
  */
 export type CausalAlignment = "bottom-right" | "top-left";
 

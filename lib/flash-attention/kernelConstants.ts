@@ -13,7 +13,10 @@ import { resolveQKV, type AttentionOptions, type AttentionShape } from "./shape.
  */
 export const MASKED_LOGIT = -1e30;
 
-/** Kernel constants: sizes, scale, causal flag and diagonal offset, whether a mask array is passed. */
+/**
+ * Kernel constants: sizes, scale, causal flag and diagonal offset, whether a mask array is passed.
+ * @see the sources of {@link MASKED_LOGIT}: Dao et al. 2022, *FlashAttention*, Algorithm 1 (m initialised to −∞) and Algorithm 2 (masking)
+ */
 export interface KernelConstants {
   [key: string]: number;
   BH: number;

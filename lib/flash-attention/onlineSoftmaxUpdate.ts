@@ -3,7 +3,10 @@
  * value rows into a running (m, ℓ, acc) without revisiting earlier blocks.
  */
 
-/** Running state of one row: max m, sum ℓ = Σ e^{s−m}, unnormalised output acc = Σ e^{s−m}·v (length d). */
+/**
+ * Running state of one row: max m, sum ℓ = Σ e^{s−m}, unnormalised output acc = Σ e^{s−m}·v (length d).
+ * @see the sources of {@link onlineSoftmaxInit}: Milakov & Gimelshein 2018, Algorithm 3
+ */
 export interface OnlineSoftmaxState {
   m: number;
   l: number;

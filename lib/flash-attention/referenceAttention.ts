@@ -6,7 +6,10 @@
 import { checkBytes, ioCount, type IoCount } from "./ioCounts.js";
 import { resolveQKV, type AttentionOptions, type AttentionShape } from "./shape.js";
 
-/** Output of an attention forward pass. */
+/**
+ * Output of an attention forward pass.
+ * @see the sources of {@link referenceAttention}: Dao et al. 2022, FlashAttention, Algorithm 0
+ */
 export interface AttentionResult {
   /** (B, H, Nq, d); rows whose keys are all masked are 0. */
   O: Float32Array;
@@ -16,7 +19,10 @@ export interface AttentionResult {
   io: IoCount;
 }
 
-/** Options of {@link referenceAttention}. */
+/**
+ * Options of {@link referenceAttention}.
+ * @see the sources of {@link referenceAttention}: Dao et al. 2022, FlashAttention, Algorithm 0
+ */
 export interface ReferenceOptions extends AttentionOptions {
   /** Bytes per element for the IO counters; default 4 (fp32). */
   bytesPerElement?: number;

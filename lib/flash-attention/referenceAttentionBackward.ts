@@ -4,7 +4,10 @@
  */
 import { resolveAttention, type AttentionOptions, type AttentionShape } from "./shape.js";
 
-/** Gradients of a scalar loss with respect to Q (B,H,Nq,d), K and V (B,H,Nk,d). */
+/**
+ * Gradients of a scalar loss with respect to Q (B,H,Nq,d), K and V (B,H,Nk,d).
+ * @see the sources of {@link referenceAttentionBackward}: Dao et al. 2022, FlashAttention, Appendix B.2 (standard attention backward)
+ */
 export interface AttentionGradients {
   dQ: Float32Array;
   dK: Float32Array;

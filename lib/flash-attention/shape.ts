@@ -5,7 +5,10 @@
  */
 import { isCausalAllowed, type CausalAlignment } from "./isCausalAllowed.js";
 
-/** Sizes of one attention call: batch B, heads H, query length Nq, key/value length Nk, head dimension d. */
+/**
+ * Sizes of one attention call: batch B, heads H, query length Nq, key/value length Nk, head dimension d.
+ * @see the sources of {@link resolveAttention}: https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html
+ */
 export interface AttentionShape {
   B: number;
   H: number;
@@ -14,7 +17,10 @@ export interface AttentionShape {
   d: number;
 }
 
-/** Masking and scaling options shared by the reference, FlashAttention and the kernels. */
+/**
+ * Masking and scaling options shared by the reference, FlashAttention and the kernels.
+ * @see the sources of {@link resolveAttention}: https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html
+ */
 export interface AttentionOptions {
   /** Causal mask and its alignment when Nq ≠ Nk (absent: no causal mask). */
   causal?: CausalAlignment;
@@ -24,7 +30,10 @@ export interface AttentionOptions {
   mask?: Uint8Array;
 }
 
-/** Options after validation: the scale and a keep(i, j) predicate combining `causal` and `mask`. */
+/**
+ * Options after validation: the scale and a keep(i, j) predicate combining `causal` and `mask`.
+ * @see the sources of {@link resolveAttention}: https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html
+ */
 export interface ResolvedAttention {
   scale: number;
   keep: (i: number, j: number) => boolean;

@@ -78,7 +78,10 @@ function outputBody(this: Ctx, P: number[][], v: number[]): number {
   return acc;
 }
 
-/** Compiled standard-attention kernels for one shape and option set. */
+/**
+ * Compiled standard-attention kernels for one shape and option set.
+ * @see the sources of {@link createStandardAttentionKernels}: Dao et al. 2022, FlashAttention, Algorithm 0
+ */
 export interface StandardAttentionKernels {
   /** O (B,H,Nq,d) and lse (B,H,Nq), −Infinity for fully masked rows. */
   run(q: Float32Array, k: Float32Array, v: Float32Array): { O: Float32Array; lse: Float32Array };
