@@ -4,7 +4,10 @@
 import { backward, cpuOps, forward, zeroGrad, type Batch, type Model, type Ops } from "../nn/index.js";
 import { NORMALIZATIONS, type Normalization } from "./combine-micro-batch-gradients.js";
 
-/** Options of {@link accumulateGradients}. */
+/**
+ * Options of {@link accumulateGradients}.
+ * @see the sources of {@link accumulateGradients}: Hugging Face, "Fixing Gradient Accumulation" (2024-10-16)
+ */
 export interface AccumulateOptions {
   /** Default "window-tokens" (correct for variable-length micro-batches). */
   normalization?: Normalization;
@@ -14,7 +17,10 @@ export interface AccumulateOptions {
   normalizerTokens?: number;
 }
 
-/** What {@link accumulateGradients} returns (the gradients are left in `model.params[*].grad`). */
+/**
+ * What {@link accumulateGradients} returns (the gradients are left in `model.params[*].grad`).
+ * @see the sources of {@link accumulateGradients}: Hugging Face, "Fixing Gradient Accumulation" (2024-10-16)
+ */
 export interface AccumulateResult {
   /** Mean loss over all tokens of the window (what one big batch reports). */
   loss: number;

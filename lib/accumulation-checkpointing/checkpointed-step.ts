@@ -7,7 +7,10 @@ import { batchInput, backwardLayers, cpuOps, crossEntropy, crossEntropyBackward,
 import { checkSegments } from "./segments.js";
 import { inputBytes } from "./layer-costs.js";
 
-/** Options of {@link checkpointedStep}. */
+/**
+ * Options of {@link checkpointedStep}.
+ * @see the sources of {@link checkpointedStep}: torch.utils.checkpoint docs (use_reentrant; "at least one input must require grad"); Chen et al. 2016
+ */
 export interface CheckpointOptions {
   /** Segment lengths summing to the number of layers; all but the last are checkpointed. Default: one segment (no checkpointing). */
   segments?: number[];
@@ -16,7 +19,10 @@ export interface CheckpointOptions {
   ops?: Ops;
 }
 
-/** What {@link checkpointedStep} returns (gradients are left in `model.params[*].grad`). */
+/**
+ * What {@link checkpointedStep} returns (gradients are left in `model.params[*].grad`).
+ * @see the sources of {@link checkpointedStep}: torch.utils.checkpoint docs (use_reentrant; "at least one input must require grad"); Chen et al. 2016
+ */
 export interface CheckpointStepResult {
   loss: number;
   tokenCount: number;

@@ -4,7 +4,11 @@
 import { allSegmentations } from "./segments.js";
 import { simulateCheckpointing, type LayerCost } from "./simulate-checkpointing.js";
 
-/** One point of the memory/compute trade-off. */
+/**
+ * One point of the memory/compute trade-off.
+ * @see the sources of {@link tradeoff}: Chen et al. 2016, *Training Deep Nets with Sublinear Memory Cost*, §4 (trading computation for memory);
+ *   the page's section "How many segments?" (src/accumulation-checkpointing.md)
+ */
 export interface SegmentationPoint {
   segments: number[];
   peakBytes: number;

@@ -3,7 +3,10 @@
  * accumulation window, for the two normalisations trainers have used.
  */
 
-/** How each micro-batch's loss is normalised before backward. */
+/**
+ * How each micro-batch's loss is normalised before backward.
+ * @see the sources of {@link NORMALIZATIONS}: Hugging Face, "Fixing Gradient Accumulation" (Oct 2024)
+ */
 export type Normalization =
   /** Divide every micro-batch's summed loss by the token count of the whole window (correct; the default). */
   | "window-tokens"
@@ -17,7 +20,10 @@ export type Normalization =
  */
 export const NORMALIZATIONS: readonly Normalization[] = ["window-tokens", "mean-of-means"];
 
-/** One micro-batch as a trainer sees it: its mean gradient over its tokens, and how many tokens it had. */
+/**
+ * One micro-batch as a trainer sees it: its mean gradient over its tokens, and how many tokens it had.
+ * @see the sources of {@link NORMALIZATIONS}: Hugging Face, "Fixing Gradient Accumulation" (Oct 2024)
+ */
 export interface MicroBatchGradient {
   /** ∂(mean loss over this micro-batch's tokens)/∂θ, P numbers (ignored when numTokens = 0). */
   meanGrad: number[];

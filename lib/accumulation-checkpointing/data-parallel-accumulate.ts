@@ -5,14 +5,20 @@
 import { flatGrad, type Batch, type Model, type Ops } from "../nn/index.js";
 import { accumulateGradients } from "./accumulate-gradients.js";
 
-/** How ranks normalise. */
+/**
+ * How ranks normalise.
+ * @see the sources of {@link dataParallelAccumulate}: Hugging Face transformers Trainer `average_tokens_across_devices` (2024); PyTorch DDP docs (gradients are averaged)
+ */
 export type DataParallelNormalization =
   /** Divide by the token count summed over every rank and micro-batch (an all-reduce of one integer), then SUM gradients. Correct. */
   | "global-tokens"
   /** Each rank divides by its own token count, then gradients are AVERAGED over ranks (DDP's default mean). Wrong when ranks hold different token counts. */
   | "local-tokens";
 
-/** What {@link dataParallelAccumulate} returns. */
+/**
+ * What {@link dataParallelAccumulate} returns.
+ * @see the sources of {@link dataParallelAccumulate}: Hugging Face transformers Trainer `average_tokens_across_devices` (2024); PyTorch DDP docs (gradients are averaged)
+ */
 export interface DataParallelResult {
   /** The gradient every rank holds after the all-reduce, all parameters flattened. */
   grad: Float64Array;

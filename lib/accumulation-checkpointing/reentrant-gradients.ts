@@ -3,7 +3,10 @@
  * `torch.utils.checkpoint.checkpoint`, reentrant or not.
  */
 
-/** A layer of a sequential model, and whether it is wrapped in checkpoint(). */
+/**
+ * A layer of a sequential model, and whether it is wrapped in checkpoint().
+ * @see the sources of {@link reentrantGradients}: torch/utils/checkpoint.py (CheckpointFunction, check_backward_validity); torch.utils.checkpoint docs on use_reentrant
+ */
 export interface ReentrantLayer {
   name: string;
   /** The layer has trainable parameters. */
@@ -12,7 +15,10 @@ export interface ReentrantLayer {
   checkpoint: boolean;
 }
 
-/** What {@link reentrantGradients} returns. */
+/**
+ * What {@link reentrantGradients} returns.
+ * @see the sources of {@link reentrantGradients}: torch/utils/checkpoint.py (CheckpointFunction, check_backward_validity); torch.utils.checkpoint docs on use_reentrant
+ */
 export interface ReentrantResult {
   /** Per layer: true when its parameters receive a gradient (false: `.grad` stays None). */
   getsGrad: boolean[];

@@ -4,7 +4,10 @@
  */
 import { checkSegments } from "./segments.js";
 
-/** What one layer costs, for `rows` rows in some format. */
+/**
+ * What one layer costs, for `rows` rows in some format.
+ * @see the sources of {@link simulateCheckpointing}: Chen et al. 2016, §3–4; PyTorch `torch.utils.checkpoint.checkpoint_sequential`
+ */
 export interface LayerCost {
   /** Bytes of the layer's input (what a checkpoint at this layer stores). */
   inputBytes: number;
@@ -14,7 +17,10 @@ export interface LayerCost {
   flops: number;
 }
 
-/** One step of the schedule, with the activation bytes alive after it. */
+/**
+ * One step of the schedule, with the activation bytes alive after it.
+ * @see the sources of {@link simulateCheckpointing}: Chen et al. 2016, §3–4; PyTorch `torch.utils.checkpoint.checkpoint_sequential`
+ */
 export interface CheckpointEvent {
   t: number;
   rank: number;
@@ -24,7 +30,10 @@ export interface CheckpointEvent {
   bytes: number;
 }
 
-/** What {@link simulateCheckpointing} returns. */
+/**
+ * What {@link simulateCheckpointing} returns.
+ * @see the sources of {@link simulateCheckpointing}: Chen et al. 2016, §3–4; PyTorch `torch.utils.checkpoint.checkpoint_sequential`
+ */
 export interface CheckpointSimulation {
   result: {
     /** Largest number of activation bytes alive at once. */
