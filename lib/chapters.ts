@@ -6,7 +6,10 @@
  * and exercises; "coming" chapters are listed on the home page only.
  */
 
-/** One chapter of the course. */
+/**
+ * One chapter of the course.
+ * @see the sources of {@link CHAPTERS}: shared/sources.md (which study note and which primary sources each chapter follows)
+ */
 export interface Chapter {
   /** 1-based position; exercise ids start with it ("1.2"). */
   number: number;

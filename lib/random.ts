@@ -3,7 +3,10 @@
  * grader sees the same initial weights and the same batches.
  */
 
-/** A function returning the next uniform number in [0, 1). */
+/**
+ * A function returning the next uniform number in [0, 1).
+ * @see the sources of {@link mulberry32}: https://gist.github.com/tommyettinger/46a874533244883189143505d203312c
+ */
 export type Rng = () => number;
 
 /**
