@@ -29,7 +29,7 @@ export function inputBytes(layer: Layer, rows: number, format: Format): number {
  * @returns one cost per layer
  * @throws {RangeError} `rows must be an integer >= 1, got 0`
  * @example
- * layerCosts(model.layers, 128, "fp32").map((c) => c.savedBytes);
+ * layerCosts(model.layers, 128, "fp32").length; // model.layers.length: one {inputBytes, savedBytes, flops} per layer
  * @see Chen et al. 2016, §4; lib/nn (savedBytes and flops of each layer); the page's section "Activation checkpointing" (src/accumulation-checkpointing.md)
  */
 export function layerCosts(layers: readonly Layer[], rows: number, format: Format = "fp32"): LayerCost[] {

@@ -11,6 +11,7 @@ const mod = (a: number, p: number) => ((a % p) + p) % p;
  * @param world the simulated ranks (modified)
  * @param bounds P chunk ranges of the buffer (chunkBounds(n, P))
  * @example ringReduceScatterPhase(world, chunkBounds(world.numElements, world.numRanks))
+ *   // world.numSteps grows by P − 1; chunk r of world.buffers[r] now holds the sum over ranks
  * @see Patarasuk & Yuan 2009, "Bandwidth optimal all-reduce algorithms for clusters of workstations", JPDC 69(2), Sec. 3
  * @returns nothing; `world.buffers`, clocks and events are updated
  */
@@ -35,6 +36,7 @@ export function ringReduceScatterPhase(world: World, bounds: readonly ChunkRange
  * @param world the simulated ranks (modified)
  * @param bounds P chunk ranges of the buffer
  * @example ringAllGatherPhase(world, chunkBounds(world.numElements, world.numRanks))
+ *   // after ringReduceScatterPhase: every world.buffers[r] holds the full sum (ring all-reduce)
  * @see Patarasuk & Yuan 2009, Sec. 3
  * @returns nothing; `world.buffers`, clocks and events are updated
  */

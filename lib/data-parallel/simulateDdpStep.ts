@@ -65,7 +65,7 @@ export interface DdpStepResult {
  * @param config layers, P, cost model, bucket caps, overlap, optimizer time
  * @returns `{result, events}`: step time and breakdown, and the timeline (two streams per rank)
  * @throws RangeError `numRanks must be an integer >= 1, got 0`; layer and cost-model errors
- * @example simulateDdpStep({ layers: exampleLayers(4, 4e6, 20), numRanks: 4, cost: DEFAULT_COST_MODEL, overlap: true, optimizerMs: 0.1 }).result.stepTimeMs
+ * @example simulateDdpStep({ layers: exampleLayers(4, 4e6, 20), numRanks: 4, cost: DEFAULT_COST_MODEL, overlap: true, optimizerMs: 0.1 }).result.stepTimeMs // 2.41 (ms)
  * @see Li et al. 2020, "PyTorch Distributed: Experiences on Accelerating Data Parallel Training", VLDB, Sec. 3 (bucketing, overlap, find_unused_parameters);
  *   DistributedDataParallel docs; reducer.cpp ("Expected to have finished reduction in the prior iteration")
  */

@@ -70,7 +70,7 @@ export function shardIndices(numSamples: number, numRanks: number, rank: number)
  * @param o learning rate, steps, `numRanks`, collective options
  * @returns the model of rank 0, every rank's final parameters, the mean of the ranks' local losses per step
  * @throws RangeError `numRanks must be an integer >= 1, got 0`; `lr must be a finite number > 0, got -1`
- * @example trainDdp(mlpInit(dims, 1), X, Y, { lr: 0.1, steps: 10, numRanks: 4 }).model
+ * @example trainDdp(mlpInit(dims, 1), X, Y, { lr: 0.1, steps: 10, numRanks: 4 }).losses.length // 10 (one mean loss per step)
  * @see DistributedDataParallel docs ("gradients … averaged"); Li et al. 2020, Sec. 3.1 (mathematical equivalence)
  */
 export function trainDdp(model: Mlp, X: number[][], Y: number[][], o: TrainOptions & { numRanks: number; collective?: CollectiveOptions }): { model: Mlp; rankParams: Float64Array[]; losses: number[] } {

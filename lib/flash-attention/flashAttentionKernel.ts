@@ -14,7 +14,7 @@ const { GPU } = gpujs;
  * A gpu.js GPU for this chapter's kernels, so that pages need not import gpu.js themselves.
  * @param mode gpu.js mode ("webgl2", "webasm", "cpu", …); default: the best available
  * @returns the GPU; the caller destroys it with gpu.destroy()
- * @example const gpu = createGpu("webgl2"); … gpu.destroy();
+ * @example const gpu = createGpu("cpu"); gpu.mode // "cpu"; then gpu.destroy()
  * @see https://github.com/gpujs/gpu.js (new GPU({mode}))
  */
 export function createGpu(mode?: string): InstanceType<typeof GPU> {
@@ -142,6 +142,7 @@ export interface FlashAttentionKernel {
  * @returns {run, outputBytes, destroy}
  * @throws RangeError as resolveQKV
  * @example const fk = createFlashAttentionKernel(new GPU(), shape); const {O, lse} = fk.run(q, k, v); fk.destroy();
+ *   // O: (B·H·Nq·d) Float32Array, lse: (B·H·Nq), both within the tolerance above of referenceAttention(q, k, v, shape)
  * @see Dao et al. 2022, FlashAttention §3.1; Milakov & Gimelshein 2018, Algorithm 3
  */
 export function createFlashAttentionKernel(gpu: InstanceType<typeof GPU>, shape: AttentionShape, o: AttentionOptions = {}): FlashAttentionKernel {

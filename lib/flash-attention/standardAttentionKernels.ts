@@ -103,6 +103,7 @@ export interface StandardAttentionKernels {
  * @returns {run, intermediateBytes, destroy}
  * @throws RangeError as resolveQKV; Error from gpu.js when a texture exceeds the limit
  * @example const sk = createStandardAttentionKernels(new GPU(), shape); sk.run(q, k, v).O; sk.destroy();
+ *   // a (B·H·Nq·d) Float32Array equal to referenceAttention(q, k, v, shape).O within float32 rounding
  * @see Dao et al. 2022, FlashAttention, Algorithm 0
  */
 export function createStandardAttentionKernels(gpu: InstanceType<typeof GPU>, shape: AttentionShape, o: AttentionOptions = {}): StandardAttentionKernels {
