@@ -5,13 +5,23 @@
 import { AdamW, backward, concatBatches, createModel, forward, mulberry32, sampleBatch, zeroGrad, type ModelConfig } from "../nn/index.js";
 import { accumulateGradients } from "./accumulate-gradients.js";
 
-/** How a run turns a window of micro-batches into one gradient. */
+/**
+ * How a run turns a window of micro-batches into one gradient.
+ * @see Hugging Face, "Fixing Gradient Accumulation" (Oct 2024) (window tokens versus loss / K)
+ */
 export type AccumulationMode = "big batch" | "window tokens" | "loss / K";
 
-/** Every {@link AccumulationMode}, in the figure's order. */
+/**
+ * Every {@link AccumulationMode}, in the figure's order.
+ * @example ACCUMULATION_MODES.length // 3
+ * @see Hugging Face, "Fixing Gradient Accumulation" (Oct 2024)
+ */
 export const ACCUMULATION_MODES: readonly AccumulationMode[] = ["big batch", "window tokens", "loss / K"];
 
-/** Settings of {@link trainAccumulated}. */
+/**
+ * Settings of {@link trainAccumulated}.
+ * @see Hugging Face, "Fixing Gradient Accumulation" (Oct 2024); PyTorch torch.optim.AdamW docs (the optimizer)
+ */
 export interface TrainAccumulatedOptions {
   /** Model configuration (lib/nn), including its seed: every mode starts from the same weights. */
   model: ModelConfig;
