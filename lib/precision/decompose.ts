@@ -11,7 +11,10 @@ import { encode, toHex } from "./encode.js";
  */
 export type ValueKind = "zero" | "subnormal" | "normal" | "infinity" | "nan";
 
-/** The fields of `round(format, x)`. */
+/**
+ * The fields of `round(format, x)`.
+ * @see the sources of {@link decompose}: IEEE 754-2008 §3.4 (binary interchange format encodings: sign, biased exponent, trailing significand)
+ */
 export interface Decomposition {
   format: FormatName;
   /** The input. */
