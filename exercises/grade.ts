@@ -52,8 +52,20 @@ function select(all: LoadedGrader[], filters: string[]): LoadedGrader[] {
     filters.some((f) => e.chapter === f || e.id === f || String(CHAPTERS.find((c) => c.slug === e.chapter)?.number) === f));
 }
 
+let loaded: LoadedGrader[];
+try {
+  loaded = await loadGraders(values.graders);
+} catch (err) {
+  usage(`--graders: ${(err as Error).message}`);
+}
+if (values.graders!.length > 0) {
+  const hidden = loaded.filter((g) => !g.graderFile.startsWith(join(ROOT, "exercises") + "/")).length;
+  console.log(`loaded ${hidden} extra grader${hidden === 1 ? "" : "s"} from ${values.graders!.join(", ")}`);
+}
+
 async function gradeOnce(): Promise<number> {
-  const graders = select(await loadGraders(values.graders), positionals);
+  // Watch mode re-reads the graders on every run (an instructor may be editing one).
+  const graders = select(values.watch ? await loadGraders(values.graders) : loaded, positionals);
   if (graders.length === 0) {
     console.log(`No exercises yet for ${positionals.join(", ")}.`);
     return 0;

@@ -79,3 +79,18 @@ describe("firstDifference", () => {
     expect(formatValue(new Float32Array(20))).toMatch(/… \(20 items\)/);
   });
 });
+
+describe("findGraderFiles", () => {
+  it("finds hidden graders at DIR/<chapter>/<name>.test.ts and DIR/<name>.test.ts, and rejects a missing folder", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { findGraderFiles } = await import("../exercises/harness/discover.js");
+    const dir = mkdtempSync(resolve(tmpdir(), "hidden-"));
+    mkdirSync(resolve(dir, "precision/mutants"), { recursive: true });
+    writeFileSync(resolve(dir, "precision/a.test.ts"), "");
+    writeFileSync(resolve(dir, "precision/mutants/a.test.ts"), "");
+    writeFileSync(resolve(dir, "b.test.ts"), "");
+    expect(findGraderFiles(dir).map((f) => f.slice(dir.length + 1))).toEqual(["b.test.ts", "precision/a.test.ts"]);
+    expect(() => findGraderFiles(resolve(dir, "nope"))).toThrow(/no folder of graders at/);
+  });
+});

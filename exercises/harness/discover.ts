@@ -17,8 +17,14 @@ export interface LoadedGrader {
   exercise: Exercise<AnyFunction>;
 }
 
-/** Absolute paths of every grader under `dir` (default exercises/), one folder deep, sorted. */
+/**
+ * Absolute paths of every grader under `dir` (default exercises/): files
+ * `*.test.ts` in `dir` itself or one folder down (`<chapter>/<name>.test.ts`),
+ * sorted; the harness and mutants folders are skipped.
+ * @throws Error `no folder of graders at <dir>` when `dir` is not a folder
+ */
 export function findGraderFiles(dir = join(ROOT, "exercises")): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`no folder of graders at ${dir}`);
   const out: string[] = [];
   const walk = (d: string, depth: number) => {
     for (const name of readdirSync(d).sort()) {
@@ -28,7 +34,7 @@ export function findGraderFiles(dir = join(ROOT, "exercises")): string[] {
       } else if (name.endsWith(".test.ts")) out.push(p);
     }
   };
-  walk(dir, dir === join(ROOT, "exercises") ? 0 : 1);
+  walk(dir, 0);
   return out;
 }
 
@@ -42,10 +48,19 @@ export async function loadGrader(graderFile: string): Promise<LoadedGrader> {
   return { graderFile, exercise };
 }
 
-/** Loads every grader (plus those under `extraDirs`), sorted by exercise id. */
+/**
+ * Loads every grader (plus those under `extraDirs`), sorted by exercise id.
+ * @throws Error `exercise id <id> is defined twice: <file> and <file>`
+ */
 export async function loadGraders(extraDirs: string[] = []): Promise<LoadedGrader[]> {
   const files = [...findGraderFiles(), ...extraDirs.flatMap((d) => findGraderFiles(resolve(d)))];
   const loaded = await Promise.all(files.map(loadGrader));
+  const seen = new Map<string, string>();
+  for (const g of loaded) {
+    const other = seen.get(g.exercise.id);
+    if (other) throw new Error(`exercise id ${g.exercise.id} is defined twice: ${other} and ${g.graderFile}`);
+    seen.set(g.exercise.id, g.graderFile);
+  }
   return loaded.sort((a, b) => compareIds(a.exercise.id, b.exercise.id));
 }
 

@@ -45,7 +45,7 @@ export function formatScorecard(results: ExerciseResult[]): string {
       const right = r.status === "not-attempted" ? `not attempted ${r.earned}/${r.points}` : r.status === "timeout" ? `timed out ${r.earned}/${r.points}` : `${r.earned}/${r.points}`;
       lines.push(`  ${mark} ${leader(`${r.id} ${r.title}`, right, 60)}`);
       if (r.status === "passed") { count.passed++; continue; }
-      if (r.status === "not-attempted") { count.notAttempted++; lines.push(dim(`      ${r.file}: replace notImplemented("${r.id}") with your code`)); continue; }
+      if (r.status === "not-attempted") { count.notAttempted++; lines.push(dim(`      ${r.file}: replace the notImplemented(…) line with your code`)); continue; }
       count.failed++;
       if (r.message) lines.push(`      ${r.message}`);
       for (const c of r.checks) {
