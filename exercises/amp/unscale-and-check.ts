@@ -7,8 +7,10 @@ import { notImplemented } from "../harness/index.js";
  * `scale`. Return new Float32Arrays holding each gradient times
  * `Math.fround(1 / scale)` (PyTorch computes the reciprocal in float64 and
  * stores it as float32, then multiplies in float32), and `foundInf: true`
- * when any element of any tensor is ±Infinity or NaN (the step will then be
- * skipped; still return the multiplied values).
+ * when any element of any INPUT tensor is ±Infinity or NaN (the step will then
+ * be skipped; still return the multiplied values). Like PyTorch's kernel, test
+ * the scaled gradients you were given, not the products: a finite gradient
+ * times 1/scale > 1 may overflow float32, and that does not mark the step.
  *
  * Edge cases: an empty list or empty tensors; do not modify the inputs;
  * throw a RangeError mentioning `scale` when it is not a positive finite number.

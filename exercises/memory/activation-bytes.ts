@@ -24,7 +24,10 @@ export interface LayerSetting {
  * - selective recomputation: the same without the 5as/(ht) term;
  * - full recomputation: only the layer's input, 2sbh (2sbh/t with sequence parallelism).
  * With t = 1 the first line is the classic sbh·(34 + 5as/h).
- * Return Math.ceil of the bytes. Throw a RangeError whose message contains
+ * Return Math.ceil of the bytes, computed with products before divisions,
+ * e.g. 10·sbh + 24·sbh/t + 5·a·s²·b/t: written as sbh·(34 + 5as/h), floating
+ * point gives 116·(34 + 5/116) = 3949.0000000000005, whose ceiling is one
+ * byte too many. Throw a RangeError whose message contains
  * "tensorParallel" when t does not divide numHeads.
  * Check yourself: GPT-3 175B (s 2048, b 1, h 12288, a 96, t 1) gives 2048·12288·114 bytes.
  *
