@@ -51,9 +51,16 @@ describe("main(argv) — the estimate CLI", () => {
 
   it.each([
     [["--model", "llama-2-13b", "--frobnicate"], /Unknown option '--frobnicate'/],
-    [["--params", "-5"], /--params/],
-    [["--params", "1.5"], /--params must be an integer >= 1, got "1.5"/],
-    [["--model", "llama-2-13b", "--gpus", "0"], /--gpus must be an integer >= 1, got "0"/],
+    [["--params", "-5"], /--params must be an integer from 1 to 1,000,000,000,000,000, got "-5"/],
+    [["--model", "llama-2-13b", "--gpus", "-1"], /--gpus must be an integer from 1 to 1,048,576, got "-1"/],
+    [["--params", "1.5"], /--params must be an integer from 1 to .*, got "1.5"/],
+    [["--model", "llama-2-13b", "--gpus", "0"], /--gpus must be an integer from 1 to .*, got "0"/],
+    [["--model", "llama-2-7b", "--seq", "1e12"], /--seq must be an integer from 1 to 16,777,216, got "1e12"/],
+    [["--model", "llama-2-7b", "--micro-batch", "1e15"], /--micro-batch must be an integer from 1 to 65,536/],
+    [["--model", "llama-2-70b", "--seq", "16777216", "--micro-batch", "65536"], /exceeds 2\^53 bytes/],
+    [["--model", "llama-2-7b", "--gpus", "8", "--gpus", "4"], /--gpus is given twice/],
+    [["--model", "gpt2", "--seq", "4096"], /--seq \(4096\) exceeds the model's n_positions \(1024\)/],
+    [["--model", "lib/memory"], /is a folder/],
     [["--model", "llama-2-13b", "--gpus", "2.5"], /--gpus/],
     [["--model", "llama-2-13b", "--micro-batch", "abc"], /--micro-batch/],
     [["--model", "llama-2-13b", "--zero", "4"], /--zero must be 0, 1, 2 or 3/],
@@ -69,6 +76,10 @@ describe("main(argv) — the estimate CLI", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/NaN/);
+  });
+
+  it("defaults --seq to GPT-2's n_positions (1024), the longest sequence its position table holds", () => {
+    expect(main(["--model", "gpt2"]).stdout).toMatch(/seq 1024/);
   });
 
   it("--help lists every option with its default", () => {

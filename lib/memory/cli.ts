@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseModelConfig, type ModelArch } from "./parseModelConfig.js";
@@ -50,11 +50,37 @@ Exit status: 0 on success, 2 on bad input (the message names the field).
 
 class UsageError extends Error {}
 
+/** Largest value each count flag accepts: far beyond any real run, small enough that byte counts stay exact integers. */
+const MAX: Record<string, number> = { params: 1e15, gpus: 2 ** 20, "micro-batch": 2 ** 16, seq: 2 ** 24, tp: 2 ** 12, pp: 2 ** 12 };
+
 function count(flag: string, v: string | undefined, fallback: number, min: number): number {
   if (v === undefined) return fallback;
   const n = /^\d+(\.\d+)?(e\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  const max = MAX[flag] ?? Number.MAX_SAFE_INTEGER;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${flag} must be an integer from ${min} to ${max.toLocaleString("en-US")}, got ${JSON.stringify(v)}`);
   return n;
+}
+
+/**
+ * Prepares argv for parseArgs: `--gpus -1` becomes `--gpus=-1` (so the range
+ * check, not parseArgs, answers), and a flag given twice is an error.
+ */
+function normalizeArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = argv[i + 1];
+    if (/^--[a-z-]+$/.test(a) && next !== undefined && /^-[\d.]/.test(next)) { out.push(`${a}=${next}`); i++; }
+    else out.push(a);
+  }
+  const seen = new Set<string>();
+  for (const a of out) {
+    const name = a.startsWith("--") ? a.slice(2).split("=")[0] : undefined;
+    if (name === undefined) continue;
+    if (seen.has(name)) throw new UsageError(`--${name} is given twice; give each option once`);
+    seen.add(name);
+  }
+  return out;
 }
 
 function choice<T extends string>(flag: string, v: string | undefined, allowed: readonly T[], fallback: T): T {
@@ -66,7 +92,10 @@ function choice<T extends string>(flag: string, v: string | undefined, allowed: 
 function loadArch(model: string): ModelArch {
   let text: string;
   if (isPresetName(model)) text = loadPresetText(model);
-  else if (existsSync(model)) text = readFileSync(model, "utf8");
+  else if (existsSync(model)) {
+    if (!statSync(model).isFile()) throw new UsageError(`--model ${JSON.stringify(model)} is a folder; give a preset or the path of a config.json file`);
+    text = readFileSync(model, "utf8");
+  }
   else throw new UsageError(`--model ${JSON.stringify(model)} is neither a preset (${PRESET_NAMES.join(", ")}) nor a readable file`);
   try {
     return parseModelConfig(text);
@@ -84,7 +113,7 @@ function table(label: string, setup: TrainingSetup, r: ReturnType<typeof estimat
   const p = setup.pipelineParallel ?? 1;
   const lines = [
     `Model: ${label} (${r.params.toLocaleString("en-US")} parameters)`,
-    `Setup: ${setup.numGpus} GPUs (data ${r.dataParallel} × tensor ${t} × pipeline ${p}), ZeRO-${setup.zeroStage}` +
+    `Setup: ${setup.numGpus} GPU${setup.numGpus === 1 ? "" : "s"} (data ${r.dataParallel} × tensor ${t} × pipeline ${p}), ZeRO-${setup.zeroStage}` +
       `${setup.offload && setup.offload !== "none" ? ` + offload ${setup.offload}` : ""}, ${setup.precision}, ${setup.optimizer}, ` +
       `micro-batch ${setup.microBatch}, seq ${setup.seqLen}, recompute ${setup.recompute ?? "none"}${setup.sequenceParallel ? ", sequence parallel" : ""}`,
     "",
@@ -111,7 +140,7 @@ function table(label: string, setup: TrainingSetup, r: ReturnType<typeof estimat
 export function main(argv: readonly string[]): CliResult {
   try {
     const { values } = parseArgs({
-      args: [...argv],
+      args: normalizeArgv(argv),
       strict: true,
       allowPositionals: false,
       options: {
@@ -133,18 +162,25 @@ export function main(argv: readonly string[]): CliResult {
       precision: choice<Precision>("precision", values.precision, ["fp32", "fp16", "bf16"], "bf16"),
       optimizer: choice<OptimizerName>("optimizer", values.optimizer, ["adamw", "sgd-momentum", "sgd"], "adamw"),
       microBatch: count("micro-batch", values["micro-batch"], 1, 1),
-      seqLen: count("seq", values.seq, 2048, 1),
+      // A model with a learned position table (GPT-2) cannot see more tokens than its rows: default to that length.
+      seqLen: count("seq", values.seq, arch && arch.learnedPositions > 0 ? Math.min(2048, arch.learnedPositions) : 2048, 1),
       recompute: choice<Recompute>("recompute", values.recompute, ["none", "selective", "full"], "none"),
       tensorParallel: count("tp", values.tp, 1, 1),
       pipelineParallel: count("pp", values.pp, 1, 1),
       sequenceParallel: values.sp ?? false,
     };
     if (setup.zeroStage > 3) throw new UsageError(`--zero must be 0, 1, 2 or 3, got ${JSON.stringify(values.zero)}`);
+    if (arch && arch.learnedPositions > 0 && setup.seqLen > arch.learnedPositions) {
+      throw new UsageError(`--seq (${setup.seqLen}) exceeds the model's n_positions (${arch.learnedPositions}): its learned position table has no rows beyond that`);
+    }
     let r: ReturnType<typeof estimateMemory>;
     try {
       r = estimateMemory(setup);
     } catch (e) {
       throw new UsageError(cliNames((e as Error).message));
+    }
+    if (!Object.values(r.perGpu).every(Number.isSafeInteger)) {
+      throw new UsageError(`the estimate exceeds 2^53 bytes (8 PiB) per GPU, beyond exact integers: reduce --seq or --micro-batch`);
     }
     if (values.json) {
       const out = { params: r.params, perGpu: r.perGpu, dataParallel: r.dataParallel, cpuBytesPerGpu: r.cpuBytesPerGpu, notes: r.notes, convention: CONVENTION };

@@ -92,6 +92,15 @@ function check<T>(schema: z.ZodType<T>, raw: Record<string, unknown>, family: st
 }
 
 /**
+ * `model_type` values read as Llama-style decoders: a gated (SwiGLU) MLP of
+ * width `intermediate_size`, RMSNorm, rotary positions, optional grouped-query
+ * `num_key_value_heads`, no biases unless `attention_bias`/`mlp_bias`. Other types (e.g. "bert", "t5", "qwen2" with its QKV biases, MoE models such as
+ * "mixtral") are rejected rather than counted wrongly.
+ * @see Hugging Face Transformers, LlamaConfig and MistralConfig
+ */
+export const LLAMA_STYLE_TYPES: readonly string[] = ["llama", "mistral"];
+
+/**
  * Reads a Hugging Face `config.json` (already parsed, or as text) into a {@link ModelArch}.
  *
  * Families: GPT-2 (`model_type` "gpt2" or an `n_embd` field), GPT-NeoX
@@ -144,6 +153,11 @@ export function parseModelConfig(config: unknown): ModelArch {
       headDim: n.hidden_size / n.num_attention_heads, learnedPositions: 0, tiedEmbeddings: n.tie_word_embeddings ?? false,
       attentionBias: true, mlpBias: true, norm: "layernorm", mlp: "plain",
     };
+  }
+  if (modelType !== "" && !LLAMA_STYLE_TYPES.includes(modelType)) {
+    throw new RangeError(
+      `config.json: model_type "${modelType}" is not supported; supported: gpt2, gpt_neox and the Llama-style ${LLAMA_STYLE_TYPES.join(", ")} (gated MLP, RMSNorm, rotary positions)`,
+    );
   }
   const l = check(llamaSchema, c, modelType ? `"${modelType}" (Llama-style)` : "Llama-style");
   const kv = l.num_key_value_heads ?? l.num_attention_heads;
