@@ -17,7 +17,7 @@ import { notImplemented } from "../harness/index.js";
  *
  * @param xs logits
  * @returns log Σ exp(xs)
- * @example logsumexp([1e4, 1e4]) // 10000.693147180559
+ * @example logsumexp([1e4, 1e4]) // 10000.69314718056
  */
 export function logsumexp(xs: number[]): number {
   return notImplemented("10.4");

@@ -18,7 +18,7 @@ export default defineExercise({
   exportName: "sumFp16",
   signature: "sumFp16(values: number[]): number",
   summary:
-    "Sum fp16 values in order with an fp16 accumulator: after every addition round the running total to the nearest fp16 (ties to even, overflow to ±Infinity). 4096 ones give 2048: the accumulator stagnates once its spacing exceeds twice the addend.",
+    "Sum fp16 values in order with an fp16 accumulator: after every addition round the running total to the nearest fp16 (ties to even, overflow to ±Infinity). 4096 ones give 2048: the accumulator stagnates once adding the addend is at most half its spacing (at 2048 the spacing is 2: 2048 + 1 is a tie and rounds to the even 2048).",
   reference,
   checks: [
     { name: "small exact sums and the empty sum", points: 1, run: async (f) => {

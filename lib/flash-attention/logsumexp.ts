@@ -9,7 +9,7 @@
  * @param xs logits, any length
  * @returns log Σ exp(xs)
  * @throws TypeError `xs must be an array of numbers, got string`
- * @example logsumexp([1e4, 1e4]) // 10000.693147180559 (= 1e4 + ln 2)
+ * @example logsumexp([1e4, 1e4]) // 10000.69314718056 (= 1e4 + ln 2)
  * @example logsumexp([-Infinity, -Infinity]) // -Infinity
  * @see Milakov & Gimelshein 2018, "Online normalizer calculation for softmax", §2 (safe softmax)
  */
