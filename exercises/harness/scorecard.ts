@@ -76,7 +76,7 @@ const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&g
 export function toJUnit(results: ExerciseResult[]): string {
   const suites = [...new Set(results.map((r) => r.chapter))].map((slug) => {
     const rs = results.filter((r) => r.chapter === slug);
-    const cases = rs.flatMap((r) => (r.checks.length ? r.checks.map((c) => ({ r, name: c.name, ok: c.status === "passed", skipped: c.status === "not-attempted", msg: c.report ? reportLines(c.report, "").join("\n") : "" })) : [{ r, name: "load", ok: false, skipped: false, msg: r.message ?? r.status }]));
+    const cases = rs.flatMap((r) => (r.checks.length ? r.checks.map((c) => ({ r, name: c.name, ok: c.status === "passed", skipped: c.status === "not-attempted", msg: c.report ? reportLines(c.report, "").join("\n") : "" })) : [{ r, name: r.status === "timeout" ? "timed out" : "could not grade", ok: false, skipped: false, msg: r.message ?? r.status }]));
     const failures = cases.filter((c) => !c.ok && !c.skipped).length, skipped = cases.filter((c) => c.skipped).length;
     const body = cases.map((c) => `    <testcase classname="${xml(`${c.r.id} ${c.r.title}`)}" name="${xml(c.name)}">${c.skipped ? "<skipped/>" : c.ok ? "" : `<failure message="${xml(c.msg.split("\n")[0] ?? "")}">${xml(c.msg)}</failure>`}</testcase>`);
     return `  <testsuite name="${xml(slug)}" tests="${cases.length}" failures="${failures}" skipped="${skipped}">\n${body.join("\n")}\n  </testsuite>`;
