@@ -70,6 +70,7 @@ async function gradeOnce(): Promise<number> {
     console.log(`No exercises yet for ${positionals.join(", ")}.`);
     return 0;
   }
+  if (values.format === "text" && !values.out) console.log(`grading ${graders.length} exercise${graders.length === 1 ? "" : "s"} (each in its own worker, at most ${timeoutMs / 1000} s each) …`);
   const results = await runGraders(graders, { timeoutMs });
   const rendered =
     values.format === "gradescope" ? JSON.stringify(toGradescope(results), null, 2)
