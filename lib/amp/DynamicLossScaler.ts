@@ -29,12 +29,26 @@ export interface DynamicLossScalerState {
   curHysteresis: number;
 }
 
-/** DeepSpeed's message when the scale cannot go lower. */
+/**
+ * DeepSpeed's message when an overflow arrives with the scale already at `min_scale`.
+ *
+ * @example
+ * MIN_SCALE_ERROR.startsWith("Current loss scale already at minimum"); // true
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/fp16/loss_scaler.py `DynamicLossScaler.update_scale`
+ */
 export const MIN_SCALE_ERROR = "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.";
 
 /**
  * Checks DynamicLossScaler options; throws a RangeError naming the field.
- * @throws {RangeError} e.g. `scaleWindow must be an integer >= 1, got -5`
+ * @param o the options (initScale, scaleWindow, minScale, delayedShift, scaleFactor)
+ * @returns nothing; returns normally when the options are valid
+ * @throws {RangeError} `initScale must be a positive finite number, got 0`; `scaleWindow must be an integer >= 1, got -5`;
+ *   `minScale must be a positive finite number, got 0`; `delayedShift (hysteresis) must be an integer >= 1, got 0`;
+ *   `scaleFactor must be a finite number > 1, got 1`
+ * @example
+ * validateDynamicLossScalerOptions({ initScale: 2 ** 16, scaleWindow: -5, minScale: 1, delayedShift: 2, consecutiveHysteresis: false });
+ * // throws `scaleWindow must be an integer >= 1, got -5`
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/fp16/loss_scaler.py `DynamicLossScaler.__init__`; https://www.deepspeed.ai/docs/config-json/#fp16-training-options
  */
 export function validateDynamicLossScalerOptions(o: DynamicLossScalerOptions): void {
   if (!(o.initScale > 0 && Number.isFinite(o.initScale))) throw new RangeError(`initScale must be a positive finite number, got ${o.initScale}`);
@@ -130,7 +144,10 @@ export class DynamicLossScaler {
 /**
  * DeepSpeed's static `LossScaler`: a fixed scale (config `loss_scale > 0`);
  * `updateScale` does nothing and overflow is never reported.
+ * @param curScale the fixed loss scale (default 1), a positive finite number
+ * @throws {RangeError} `scale must be a positive finite number, got 0`
  * @example new LossScaler(128).scaleLoss(0.5) // 64
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/fp16/loss_scaler.py `LossScaler`
  */
 export class LossScaler {
   readonly dynamic = false;

@@ -107,6 +107,7 @@ export class GradScaler {
    * whether any was inf/NaN. Call it at most once per optimizer per iteration.
    * @throws {Error} `unscale_() has already been called on this optimizer since the last update().`
    * @throws {Error} `unscale_() is being called after step().`
+   * @throws {Error} `Attempted unscale_ but _scale is None.  This may indicate your script did not use scaler.scale(loss or outputs) earlier in the iteration.`
    */
   unscale_(optimizer: ScalableOptimizer): void {
     if (!this.enabled) return;
@@ -134,6 +135,7 @@ export class GradScaler {
    * when no gradient is inf/NaN.
    * @throws {Error} `step() has already been called since the last update().`
    * @throws {Error} `No inf checks were recorded for this optimizer.` (no parameter has a gradient)
+   * @throws {Error} `Attempted step but _scale is None.  This may indicate …` (no `scale()` call yet)
    */
   step(optimizer: ScalableOptimizer): ScalerStepResult {
     if (!this.enabled) {
@@ -157,6 +159,7 @@ export class GradScaler {
    * Then forgets the per-optimizer states for the next iteration.
    * @throws {Error} `No inf checks were recorded prior to update.`
    * @throws {RangeError} `newScale must be a positive finite number, got -1`
+   * @throws {Error} `Attempted update but _scale is None.  This may indicate …` (no `scale()` call yet)
    */
   update(newScale?: number): void {
     if (!this.enabled) return;
@@ -201,7 +204,10 @@ export class GradScaler {
     return { scale: this.getScale(), growth_factor: this.growthFactor, backoff_factor: this.backoffFactor, growth_interval: this.growthInterval, _growth_tracker: this.getGrowthTracker() };
   }
 
-  /** Restores the scale and growth tracker saved by {@link stateDict}. */
+  /**
+   * Restores the scale and growth tracker saved by {@link stateDict}.
+   * @throws {Error} `The source state dict is empty, possibly because it was saved from a disabled instance of GradScaler.`
+   */
   loadStateDict(sd: Record<string, number>): void {
     if (!this.enabled) return;
     if (Object.keys(sd).length === 0) throw new Error("The source state dict is empty, possibly because it was saved from a disabled instance of GradScaler.");

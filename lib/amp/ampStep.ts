@@ -70,7 +70,14 @@ export interface AmpStepRecord {
 /**
  * A fresh state: fp32 master weights copied from `init`, zero optimizer state,
  * the scaler's initial scale (2^16 by default; 1 for "none"; S for static S).
- * @throws {RangeError} on invalid scaler options or a static scale that is not positive
+ * @param init initial weights (fp32), one array per parameter; copied, not modified
+ * @param config precision, loss scaling (and scaler options), master-weights flag
+ * @returns `{step: 0, master, opt, scale, growthTracker: 0}`
+ * @throws {RangeError} `lossScaling must be "none", "dynamic" or a positive finite number, got -1`;
+ *   the messages of {@link validateScaleUpdateOptions} (e.g. `growthFactor must be a finite number > 1, got 1`)
+ * @example
+ * initAmpState([Float32Array.of(1, 2)], { precision: "fp16", lossScaling: "dynamic", optimizer: { kind: "sgd", lr: 0.1 } }).scale; // 65536
+ * @see PyTorch torch.amp.GradScaler docs (init_scale=2.**16); Micikevicius et al. 2017, Mixed Precision Training (fp32 master copy of weights)
  */
 export function initAmpState(init: readonly Float32Array[], config: AmpConfig): AmpState {
   const master = init.map((w) => (config.masterWeights === false ? castArray(config.precision, w) : Float32Array.from(w)));
@@ -98,6 +105,11 @@ export function initAmpState(init: readonly Float32Array[], config: AmpConfig): 
  * @param batch this step's data
  * @param config precision, scaling, optimizer
  * @returns `{state, record}`
+ * @throws {RangeError} the messages of {@link unscaleGrads}, {@link updateScale}, clipGradNorm and lib/nn's optimizerStep on bad inputs
+ * @example
+ * const s = charLmSetup({ model: AMP_LIVE_MODEL, batchSize: 8, seqLen: 8 });
+ * const cfg = { precision: "fp16", lossScaling: "dynamic", optimizer: { kind: "adamw", lr: 1e-2 } } as const;
+ * ampStep(s.model, initAmpState(s.init, cfg), s.batch(0), cfg).record.lossScale; // 65536
  * @see Micikevicius et al. 2017, "Mixed Precision Training", §3 and Figure 1; torch/amp/grad_scaler.py
  */
 export function ampStep<B>(model: AmpModel<B>, state: AmpState, batch: B, config: AmpConfig): { state: AmpState; record: AmpStepRecord } {

@@ -11,6 +11,10 @@ import type { AmpModel } from "./ampStep.js";
  * of context, width 24, one residual block (3,555 parameters with the
  * sonnets' vocabulary); with 8 × 8-token batches an AMP step takes about
  * 3 ms on the CPU here (2.6–2.9 ms in `npm run bench -- amp`), against 17–23 ms for DEFAULT_MODEL.
+ *
+ * @example
+ * AMP_LIVE_MODEL.contextLength; // 2
+ * @see Bengio et al. 2003, A Neural Probabilistic Language Model; Karpathy's makemore (the MLP character-level language model)
  */
 export const AMP_LIVE_MODEL: Omit<ModelConfig, "vocabSize"> = { contextLength: 2, embedDim: 8, width: 24, hiddenDim: 24, numBlocks: 1, seed: 1 };
 
@@ -60,6 +64,8 @@ export interface CharLmSetup {
  * @returns {@link CharLmSetup}
  * @throws {RangeError} `tokensPerStep must be >= the tokens of a batch (128), got 10`; lib/nn's messages for a bad model config
  * @example charLmSetup({ model: AMP_LIVE_MODEL, batchSize: 8, seqLen: 8 }).tokensPerBatch // 64
+ * @see Micikevicius et al. 2017, Mixed Precision Training; Hugging Face blog "Fixing Gradient Accumulation" (Oct 2024: normalise by the
+ *   window's token count); Touvron et al. 2023, Llama 2 (global batch of 4M tokens)
  */
 export function charLmSetup(options: CharLmOptions = {}): CharLmSetup {
   const { vocab, tokens } = corpus();

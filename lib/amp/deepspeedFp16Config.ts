@@ -5,7 +5,13 @@
 import { z } from "zod";
 import { DynamicLossScaler, LossScaler, type DynamicLossScalerOptions } from "./DynamicLossScaler.js";
 
-/** The scaler keys whose presence decides, in DeepSpeed before the pydantic config, whether `dynamic_loss_args` exists. */
+/**
+ * The scaler keys whose presence decides, in DeepSpeed before the pydantic config, whether `dynamic_loss_args` exists.
+ *
+ * @example
+ * SCALER_KEYS.length; // 5
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/config.py `get_dynamic_loss_scale_args` (older releases); https://www.deepspeed.ai/docs/config-json/#fp16-training-options
+ */
 export const SCALER_KEYS = ["initial_scale_power", "loss_scale_window", "min_loss_scale", "hysteresis", "consecutive_hysteresis"] as const;
 
 const posInt = (name: string) => z.number({ error: `fp16.${name} must be a number` }).refine((v) => Number.isInteger(v) && v >= 1, { error: (i) => `fp16.${name} must be an integer >= 1, got ${String(i.input)}` });
@@ -13,6 +19,12 @@ const posInt = (name: string) => z.number({ error: `fp16.${name} must be a numbe
 /**
  * zod schema of DeepSpeed's `DeepSpeedFP16Config` (deepspeed/runtime/precision_config.py):
  * the same keys and defaults, unknown keys rejected (DeepSpeed's config models forbid extras).
+ *
+ * `safeParse` reports, rather than throws, messages such as `fp16.loss_scale_window must be an integer >= 1, got -5`.
+ * @example
+ * Fp16BlockSchema.parse({ enabled: true }).initial_scale_power; // 16
+ * Fp16BlockSchema.safeParse({ enabled: true, hysteresis: 0 }).success; // false
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/precision_config.py; https://www.deepspeed.ai/docs/config-json/#fp16-training-options
  */
 export const Fp16BlockSchema = z.strictObject({
   enabled: z.boolean({ error: "fp16.enabled must be true or false (\"auto\" is resolved by the HF Trainer before DeepSpeed sees it)" }).default(false),
@@ -49,7 +61,13 @@ export interface Fp16Settings {
   legacyScaler: DynamicLossScalerOptions;
 }
 
-/** `DynamicLossScaler()`'s own constructor defaults in older DeepSpeed: 2^32, window 1000, min 1, no hysteresis. */
+/**
+ * `DynamicLossScaler()`'s own constructor defaults in older DeepSpeed: 2^32, window 1000, min 1, no hysteresis.
+ *
+ * @example
+ * LEGACY_DYNAMIC_DEFAULTS.initScale; // 4294967296 (2^32)
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/fp16/loss_scaler.py `DynamicLossScaler.__init__` (default arguments)
+ */
 export const LEGACY_DYNAMIC_DEFAULTS: Readonly<DynamicLossScalerOptions> = Object.freeze({ initScale: 2 ** 32, scaleWindow: 1000, minScale: 1, delayedShift: 1, consecutiveHysteresis: false });
 
 /**
@@ -96,7 +114,10 @@ export function parseDeepSpeedFp16(config: unknown, trainer?: HfTrainerPrecision
  * `loss_scale` for fp16 otherwise, static 1.0 when fp16 is off.
  * @param settings from {@link parseDeepSpeedFp16}
  * @param version "current" (pydantic defaults always apply) or "legacy" (no scaler key set → `DynamicLossScaler()` defaults)
+ * @returns a {@link DynamicLossScaler} (kind "dynamic") or a static {@link LossScaler}
+ * @throws {RangeError} the constructors' messages, e.g. `scale must be a positive finite number, got 0` (not reachable from a parsed block)
  * @example createLossScaler(parseDeepSpeedFp16({fp16: {enabled: true, loss_scale: 128}})).lossScale // 128
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/fp16/loss_scaler.py `CreateLossScaler`
  */
 export function createLossScaler(settings: Fp16Settings, version: "current" | "legacy" = "current"): DynamicLossScaler | LossScaler {
   if (settings.kind === "none") return new LossScaler(1.0);

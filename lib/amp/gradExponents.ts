@@ -3,7 +3,14 @@
  * what underflows to zero, what becomes subnormal, what overflows.
  */
 
-/** fp16 thresholds (IEEE binary16): smallest subnormal 2^-24, smallest normal 2^-14, largest finite 65504. */
+/**
+ * fp16 thresholds (IEEE binary16): smallest subnormal 2^-24, smallest normal 2^-14, largest finite 65504.
+ *
+ * @example
+ * FP16_LIMITS.maxFinite; // 65504
+ * FP16_LIMITS.minSubnormal; // 5.960464477539063e-8 (2^-24)
+ * @see IEEE 754-2008 binary16; Micikevicius et al. 2017, Mixed Precision Training (fp16 range, Figure 3)
+ */
 export const FP16_LIMITS = Object.freeze({ minSubnormal: 2 ** -24, minNormal: 2 ** -14, maxFinite: 65504 });
 
 /** One bin: values with floor(log2|g|) = exponent. */

@@ -21,7 +21,11 @@ export interface TrainAmpResult {
  * @param steps number of iterations, integer >= 1
  * @param keepEventsFor keep the event trace of the first k steps (default 3)
  * @returns {@link TrainAmpResult}
- * @throws {RangeError} `steps must be an integer >= 1, got 0`
+ * @throws {RangeError} `steps must be an integer >= 1, got 0`; and the messages of {@link initAmpState} / {@link ampStep}
+ * @example
+ * const s = charLmSetup({ model: AMP_LIVE_MODEL, batchSize: 8, seqLen: 8 });
+ * trainAmp(s.model, s.init, s.batch, { precision: "fp16", lossScaling: "dynamic", optimizer: { kind: "adamw", lr: 1e-2 } }, 20).records.length; // 20
+ * @see Micikevicius et al. 2017, Mixed Precision Training; PyTorch "Automatic Mixed Precision examples" (torch.amp) docs: the GradScaler training loop
  */
 export function trainAmp<B>(model: AmpModel<B>, init: readonly Float32Array[], nextBatch: (step: number) => B, config: AmpConfig, steps: number, keepEventsFor = 3): TrainAmpResult {
   if (!(Number.isInteger(steps) && steps >= 1)) throw new RangeError(`steps must be an integer >= 1, got ${steps}`);

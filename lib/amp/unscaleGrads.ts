@@ -8,6 +8,7 @@
  * @param scale the loss scale, > 0
  * @returns fp32(1 / scale)
  * @example invScale(65536) // 0.0000152587890625 (2^-16, exact)
+ * @see pytorch/pytorch torch/amp/grad_scaler.py `unscale_` (inv_scale = scale.double().reciprocal().float())
  */
 export function invScale(scale: number): number {
   return Math.fround(1 / scale);
@@ -44,7 +45,16 @@ export function unscaleGrads(grads: readonly Float32Array[], scale: number): { g
   return { grads: out, foundInf };
 }
 
-/** True when any element of any tensor is ±Infinity or NaN. */
+/**
+ * True when any element of any tensor is ±Infinity or NaN (the found_inf check of GradScaler).
+ *
+ * @param grads gradient tensors (any lengths; empty allowed)
+ * @returns whether a non-finite element exists
+ * @example
+ * hasInfOrNaN([Float32Array.of(1, 2), Float32Array.of(NaN)]); // true
+ * hasInfOrNaN([]); // false
+ * @see pytorch/pytorch aten/src/ATen/native/cpu/AmpGradScalerKernels.cpp; torch/amp/grad_scaler.py `unscale_`
+ */
 export function hasInfOrNaN(grads: readonly Float32Array[]): boolean {
   for (const g of grads) for (let i = 0; i < g.length; i++) if (!Number.isFinite(g[i]!)) return true;
   return false;

@@ -12,7 +12,13 @@ export interface ScaleUpdateOptions {
   growthInterval: number;
 }
 
-/** PyTorch's defaults: `GradScaler(init_scale=2.**16, growth_factor=2.0, backoff_factor=0.5, growth_interval=2000)`. */
+/**
+ * PyTorch's defaults: `GradScaler(init_scale=2.**16, growth_factor=2.0, backoff_factor=0.5, growth_interval=2000)`.
+ *
+ * @example
+ * GRAD_SCALER_DEFAULTS.initScale; // 65536
+ * @see PyTorch torch.amp.GradScaler docs; pytorch/pytorch torch/amp/grad_scaler.py `GradScaler.__init__`
+ */
 export const GRAD_SCALER_DEFAULTS: Readonly<ScaleUpdateOptions & { initScale: number }> = Object.freeze({
   initScale: 2 ** 16,
   growthFactor: 2.0,
@@ -27,7 +33,14 @@ export const GRAD_SCALER_DEFAULTS: Readonly<ScaleUpdateOptions & { initScale: nu
  * course also rejects a backoff <= 0 (it would zero or flip the scale) and a
  * growth interval that is not an integer >= 1 (PyTorch's kernel compares
  * `growth_tracker + 1 == growth_interval`, so such a value silently never grows).
- * @throws {RangeError} e.g. `growthFactor must be > 1, got 1`
+ * @param o growthFactor, backoffFactor, growthInterval
+ * @returns nothing; returns normally when the options are valid
+ * @throws {RangeError} `growthFactor must be a finite number > 1, got 1`; `backoffFactor must be in (0, 1), got 0`;
+ *   `growthInterval must be an integer >= 1, got 0.5`
+ * @example
+ * validateScaleUpdateOptions(GRAD_SCALER_DEFAULTS); // undefined (valid)
+ * validateScaleUpdateOptions({ ...GRAD_SCALER_DEFAULTS, growthFactor: 1 }); // throws `growthFactor must be a finite number > 1, got 1`
+ * @see pytorch/pytorch torch/amp/grad_scaler.py `GradScaler.__init__` (the growth/backoff assertions) and aten/src/ATen/native/cpu/AmpGradScalerKernels.cpp
  */
 export function validateScaleUpdateOptions(o: ScaleUpdateOptions): void {
   if (!(typeof o.growthFactor === "number" && o.growthFactor > 1 && Number.isFinite(o.growthFactor))) {

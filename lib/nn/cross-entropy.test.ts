@@ -23,7 +23,7 @@ describe("crossEntropy", () => {
     expect(none.loss).toBeNaN();
   });
   it("crossEntropy rejects a target out of range", () => {
-    expect(() => crossEntropy({ data: Float32Array.of(0, 0), rows: 1, cols: 2 }, Int32Array.of(2))).toThrow(/target must be an integer in \[0, 2\) or -100, got 2/);
+    expect(() => crossEntropy({ data: Float32Array.of(0, 0), rows: 1, cols: 2 }, Int32Array.of(2))).toThrow(/targets\[0\] must be an integer in \[0, 2\) or -100, got 2/);
   });
   it("crossEntropyBackward gives scale·(p − onehot) and zero on ignored rows", () => {
     const d = crossEntropyBackward(Float32Array.of(0.25, 0.75, 0.5, 0.5), Int32Array.of(1, IGNORE_INDEX), 2, 0.5, "fp32");

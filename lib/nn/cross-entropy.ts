@@ -4,7 +4,13 @@
 import { roundArray, type Format } from "./precision.js";
 import type { Activation } from "./types.js";
 
-/** Targets equal to this are padding: no loss, no gradient, not counted (PyTorch's default ignore_index). */
+/**
+ * Targets equal to this are padding: no loss, no gradient, not counted (PyTorch's default ignore_index).
+ *
+ * @example
+ * IGNORE_INDEX; // -100
+ * @see PyTorch torch.nn.functional.cross_entropy docs (ignore_index=-100)
+ */
 export const IGNORE_INDEX = -100;
 
 /** What {@link crossEntropy} returns. */
@@ -27,8 +33,9 @@ export interface CrossEntropyResult {
  *
  * @param logits (N, V)
  * @param targets N ids in [0, V) or IGNORE_INDEX
+ * @param ignoreIndex target value of padded rows (default {@link IGNORE_INDEX})
  * @returns the summed loss, the counted rows, the mean, and the probabilities
- * @throws {RangeError} `targets must have N = <N> elements, got <n>`; `target must be an integer in [0, V) or -100, got <t>`
+ * @throws {RangeError} `targets must have N = <N> elements, got <n>`; `targets[<n>] must be an integer in [0, V) or -100, got <t>`
  * @example
  * crossEntropy({ data: Float32Array.of(0, 0), rows: 1, cols: 2 }, Int32Array.of(1)).loss; // ln 2 = 0.693…
  * @see PyTorch torch.nn.functional.cross_entropy (ignore_index=-100, reduction="mean")
@@ -40,7 +47,7 @@ export function crossEntropy(logits: Activation, targets: Int32Array, ignoreInde
   let lossSum = 0, tokenCount = 0;
   for (let n = 0; n < N; n++) {
     const t = targets[n];
-    if (t !== ignoreIndex && (t < 0 || t >= V)) throw new RangeError(`target must be an integer in [0, ${V}) or ${ignoreIndex}, got ${t}`);
+    if (t !== ignoreIndex && (t < 0 || t >= V)) throw new RangeError(`targets[${n}] must be an integer in [0, ${V}) or ${ignoreIndex}, got ${t}`);
     let max = -Infinity;
     for (let v = 0; v < V; v++) max = Math.max(max, logits.data[n * V + v]); // (N, V)
     let z = 0;
@@ -63,12 +70,15 @@ export function crossEntropy(logits: Activation, targets: Int32Array, ignoreInde
  * @param probs softmax(logits), (N, V)
  * @param targets N ids or IGNORE_INDEX
  * @param V vocabulary size
- * @param scale multiplier (finite)
+ * @param scale multiplier (finite), e.g. 1/tokenCount or lossScale/windowTokens
  * @param format compute format of the result
+ * @param ignoreIndex target value of padded rows (default {@link IGNORE_INDEX})
  * @returns dlogits, (N, V)
  * @throws {RangeError} `scale must be a finite number, got <scale>`
  * @example
- * crossEntropyBackward(Float32Array.of(0.5, 0.5), Int32Array.of(1), 2, 1, "fp32"); // Float32Array [0.5, -0.5]
+ * crossEntropyBackward(Float32Array.of(0.5, 0.5), Int32Array.of(1), 2, 1, "fp32").data; // Float32Array [0.5, -0.5]
+ * @see PyTorch torch.nn.functional.cross_entropy docs (ignore_index=-100: ignored targets contribute no gradient);
+ *   Goodfellow, Bengio & Courville 2016, Deep Learning (the softmax output unit: ∂/∂z of −log softmax(z)[t] is softmax(z) − onehot(t))
  */
 export function crossEntropyBackward(probs: Float32Array, targets: Int32Array, V: number, scale: number, format: Format, ignoreIndex = IGNORE_INDEX): Activation {
   if (!Number.isFinite(scale)) throw new RangeError(`scale must be a finite number, got ${scale}`);

@@ -19,7 +19,8 @@ import { roundTo } from "./precision.js";
  * @param embedDim d
  * @param rng seeded generator for W ~ N(0, 1)
  * @returns a Layer mapping (N, C) ids, stored as floats, to (N, C·d)
- * @throws {RangeError} on a token id outside [0, V): `token id must be an integer in [0, <V>), got <id>`
+ * @throws {RangeError} from `forward`, on a token id outside [0, V) at flat index i of the (N, C) input:
+ *   `batch.contexts[<i>] must be an integer token id in [0, <V>), got <id>`
  * @example
  * const emb = embedding("emb", 5, 2, 3, mulberry32(0)); // ids (N, 2) -> (N, 6)
  * @see PyTorch torch.nn.Embedding (weights initialised from N(0, 1))
@@ -34,7 +35,7 @@ export function embedding(name: string, vocabSize: number, contextLength: number
       for (let n = 0; n < x.rows; n++) {
         for (let c = 0; c < C; c++) {
           const id = x.data[n * C + c]; // (N, C)
-          if (!Number.isInteger(id) || id < 0 || id >= vocabSize) throw new RangeError(`token id must be an integer in [0, ${vocabSize}), got ${id}`);
+          if (!Number.isInteger(id) || id < 0 || id >= vocabSize) throw new RangeError(`batch.contexts[${n * C + c}] must be an integer token id in [0, ${vocabSize}), got ${id}`);
           for (let j = 0; j < d; j++) y[n * C * d + c * d + j] = roundTo(ops.precision.compute, W.data[id * d + j]); // (N, C, d)
         }
       }

@@ -17,7 +17,20 @@ export interface MatmulShape {
   transB?: boolean;
 }
 
-/** Throws a RangeError unless M, K, N are integers >= 1 and the arrays are large enough. */
+/**
+ * Validates a matmul call: M, K, N must be integers >= 1 and `a`, `b` must hold exactly M·K and K·N elements.
+ *
+ * @param a op(A), (M, K) or (K, M) if transposed: M·K elements
+ * @param b op(B), (K, N) or (N, K) if transposed: K·N elements
+ * @param s M, K, N (element counts, not bytes) and layout flags
+ * @returns nothing; returns normally when the call is valid
+ * @throws {RangeError} `M must be an integer >= 1, got 0` (same for K, N);
+ *   `a must have M·K = 4 elements, got 3`; `b must have K·N = 4 elements, got 5`
+ * @example
+ * checkMatmul(new Float32Array(6), new Float32Array(12), { M: 2, K: 3, N: 4 }); // undefined (valid)
+ * checkMatmul(new Float32Array(5), new Float32Array(12), { M: 2, K: 3, N: 4 }); // throws `a must have M·K = 6 elements, got 5`
+ * @see reference BLAS `sgemm` (C = op(A)·op(B) with TRANSA/TRANSB); PyTorch torch.matmul docs (shape rules)
+ */
 export function checkMatmul(a: ArrayLike<number>, b: ArrayLike<number>, s: MatmulShape): void {
   for (const k of ["M", "K", "N"] as const) {
     if (!Number.isInteger(s[k]) || s[k] < 1) throw new RangeError(`${k} must be an integer >= 1, got ${s[k]}`);
@@ -81,10 +94,12 @@ function transpose(m: Float32Array, rows: number, cols: number): Float32Array {
 /**
  * The floating-point operation count of a matmul: 2·M·K·N (one multiply and one add per term).
  *
- * @param shape M, K, N
- * @returns FLOPs
+ * @param shape M, K, N (integers; not validated: use {@link checkMatmul})
+ * @returns FLOPs (a count, not a rate)
  * @example
  * matmulFlops({ M: 2, K: 3, N: 4 }); // 48
+ * @see Narayanan et al. 2021, Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM
+ *   (an (m, k)·(k, n) matmul takes 2·m·k·n FLOPs)
  */
 export function matmulFlops(shape: Pick<MatmulShape, "M" | "K" | "N">): number {
   return 2 * shape.M * shape.K * shape.N;

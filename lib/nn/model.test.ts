@@ -111,7 +111,7 @@ describe("createModel / forward / backward", () => {
   it("createModel and forward reject bad input with the field name", () => {
     expect(() => createModel({ ...tiny, width: 0 })).toThrow(/config.width must be an integer >= 1, got 0/);
     const bad = randomBatch(2, 1); bad.contexts[0] = 9;
-    expect(() => forward(createModel(tiny), bad)).toThrow(/token id must be an integer in \[0, 5\), got 9/);
+    expect(() => forward(createModel(tiny), bad)).toThrow(/batch\.contexts\[\d+\] must be an integer token id in \[0, 5\), got 9/);
     expect(() => backward(createModel(tiny), forward(createModel(tiny), randomBatch(2, 1)), NaN)).toThrow(/scale must be a finite number, got NaN/);
   });
 });

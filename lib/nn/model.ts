@@ -66,7 +66,16 @@ export function createModel(config: ModelConfig): Model {
   return { config: { ...config }, layers, params: layers.flatMap((l) => l.params) };
 }
 
-/** The token ids of a batch as the embedding's input activation, (N, C). */
+/**
+ * The token ids of a batch as the embedding's input activation, (N, C), ids stored as float32 (exact below 2^24).
+ *
+ * @param batch N rows of C context ids
+ * @returns `{data, rows: N, cols: C}`, data a Float32Array copy of `batch.contexts`
+ * @example
+ * batchInput({ contexts: Int32Array.of(1, 2, 3, 4), targets: Int32Array.of(0, 1), rows: 2, contextLength: 2 });
+ * // { data: Float32Array [1, 2, 3, 4], rows: 2, cols: 2 }
+ * @see PyTorch torch.nn.Embedding docs (input: a tensor of indices)
+ */
 export function batchInput(batch: Batch): Activation {
   return { data: Float32Array.from(batch.contexts), rows: batch.rows, cols: batch.contextLength };
 }
@@ -78,6 +87,12 @@ export function batchInput(batch: Batch): Activation {
  * @param x the input, (N, layers[0].inFeatures)
  * @param ops precision and matmul
  * @returns the output and one Saved per layer
+ * @throws whatever a layer's forward throws, e.g. the embedding's {RangeError}
+ *   `batch.contexts[<i>] must be an integer token id in [0, <V>), got <id>`
+ * @example
+ * const { y, saved } = forwardLayers(model.layers, batchInput(batch), cpuOps());
+ * // y: (N, V) logits; saved.length === model.layers.length
+ * @see Goodfellow, Bengio & Courville 2016, Deep Learning (forward propagation in a feedforward network)
  */
 export function forwardLayers(layers: readonly Layer[], x: Activation, ops: Ops): { y: Activation; saved: Saved[] } {
   const saved: Saved[] = [];
@@ -93,6 +108,12 @@ export function forwardLayers(layers: readonly Layer[], x: Activation, ops: Ops)
  * @param dy gradient of the output
  * @param ops precision and matmul
  * @returns the gradient of the input, or null if the first layer has none (embedding)
+ * @throws {RangeError} `layer <name> needs a gradient but layer <next> returned none` when a layer that
+ *   is not first returns no input gradient (e.g. an embedding placed after another layer)
+ * @example
+ * const { y, saved } = forwardLayers(model.layers, batchInput(batch), cpuOps());
+ * backwardLayers(model.layers, saved, dlogits, cpuOps()); // null (the embedding has no input gradient); param.grad updated
+ * @see Rumelhart, Hinton & Williams 1986, Learning representations by back-propagating errors; Goodfellow, Bengio & Courville 2016, Deep Learning (back-propagation)
  */
 export function backwardLayers(layers: readonly Layer[], saved: readonly Saved[], dy: Activation, ops: Ops): Activation | null {
   let d: Activation | null = dy;
@@ -121,9 +142,12 @@ export interface ForwardResult {
  * @param model the model
  * @param batch N examples
  * @param ops precision and matmul (default fp32 on the CPU)
- * @returns loss, lossSum, tokenCount and the cache for {@link backward}
+ * @returns loss (nats per counted token), lossSum, tokenCount and the cache for {@link backward}
+ * @throws {RangeError} `batch.contexts[<i>] must be an integer token id in [0, <V>), got <id>`;
+ *   `targets[<n>] must be an integer in [0, V) or -100, got <t>`; `targets must have N = <N> elements, got <n>`
  * @example
  * const { loss } = forward(model, batch); // about ln V at initialisation
+ * @see PyTorch torch.nn.functional.cross_entropy docs (reduction="mean", ignore_index=-100); Bengio et al. 2003, A Neural Probabilistic Language Model
  */
 export function forward(model: Model, batch: Batch, ops: Ops = cpuOps()): ForwardResult {
   const { y, saved } = forwardLayers(model.layers, batchInput(batch), ops);
@@ -143,9 +167,11 @@ export function forward(model: Model, batch: Batch, ops: Ops = cpuOps()): Forwar
  * @param f the result of {@link forward} on the same parameters
  * @param scale multiplier of the summed loss (default 1/f.tokenCount; 0 if no token counted)
  * @param ops precision and matmul (use the forward's)
+ * @returns nothing (every `param.grad` is incremented)
  * @throws {RangeError} `scale must be a finite number, got NaN`
  * @example
  * zeroGrad(model.params); backward(model, forward(model, batch)); // grads of the mean loss
+ * @see PyTorch torch.Tensor.backward docs (gradients accumulate into .grad); Micikevicius et al. 2017, Mixed Precision Training (loss scaling)
  */
 export function backward(model: Model, f: ForwardResult, scale = f.tokenCount > 0 ? 1 / f.tokenCount : 0, ops: Ops = cpuOps()): void {
   const V = model.config.vocabSize;

@@ -9,27 +9,62 @@ import type { Activation, Ops } from "./types.js";
 /**
  * The default ops: CPU matmul, with the given precision (fp32 if omitted).
  *
- * @param precision compute and accumulate formats
- * @returns an {@link Ops} record
+ * @param precision compute and accumulate formats (not validated here: see {@link checkPrecision})
+ * @returns an {@link Ops} record `{precision, matmul}`
  * @example
- * cpuOps({ compute: "bf16", accumulate: "fp32" });
+ * cpuOps({ compute: "bf16", accumulate: "fp32" }).precision; // { compute: "bf16", accumulate: "fp32" }
+ * @see Micikevicius et al. 2017, Mixed Precision Training (low-precision compute, fp32 accumulation)
  */
 export function cpuOps(precision: Precision = FP32): Ops {
   return { precision, matmul };
 }
 
-/** A new activation of rows × cols zeros. */
+/**
+ * A new activation of rows × cols zeros (float32).
+ *
+ * @param rows number of rows N (integer >= 0)
+ * @param cols number of columns (integer >= 0)
+ * @returns `{data, rows, cols}` with data a zeroed Float32Array of rows·cols elements, (rows, cols) row-major
+ * @throws {RangeError} the Float32Array constructor's `Invalid typed array length: -1` on a negative or non-integer size
+ * @example
+ * zeros(2, 3).data; // Float32Array [0, 0, 0, 0, 0, 0]
+ * @see PyTorch torch.zeros docs
+ */
 export function zeros(rows: number, cols: number): Activation {
   return { data: new Float32Array(rows * cols), rows, cols };
 }
 
-/** y[r, :] += bias (in place), then rounds y to the compute format. */
+/**
+ * Adds `bias` to every row of `y` in place, then rounds y to the compute format: y[r, c] ← round(y[r, c] + bias[c]).
+ *
+ * @param y (rows, cols) row-major, modified
+ * @param bias (cols)
+ * @param rows N
+ * @param cols output features
+ * @param ops its `precision.compute` is the rounding format
+ * @returns nothing (`y` is updated)
+ * @throws {RangeError} `format must be one of fp32, fp16, bf16, got "<x>"` (from {@link roundArray}) on an unknown compute format
+ * @example
+ * const y = Float32Array.of(1, 2, 3, 4); addBias(y, Float32Array.of(10, 20), 2, 2, cpuOps()); y; // Float32Array [11, 22, 13, 24]
+ * @see PyTorch torch.nn.Linear docs (y = xAᵀ + b)
+ */
 export function addBias(y: Float32Array, bias: Float32Array, rows: number, cols: number, ops: Ops): void {
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) y[r * cols + c] += bias[c]; // (rows, cols)
   roundArray(ops.precision.compute, y);
 }
 
-/** grad[c] += Σ_r dy[r, c] (the bias gradient), summed in float64 then rounded to compute and added to the fp32 grad. */
+/**
+ * Accumulates the bias gradient: grad[c] += round(Σ_r dy[r, c]), summed in float64, rounded to the compute format, added to the fp32 grad.
+ *
+ * @param grad (cols) fp32 bias gradient, modified
+ * @param dy (rows, cols) gradient of the layer output
+ * @param ops its `precision.compute` is the rounding format
+ * @returns nothing (`grad` is updated)
+ * @throws {RangeError} `format must be one of fp32, fp16, bf16, got "<x>"` (from {@link roundArray}) on an unknown compute format
+ * @example
+ * const g = new Float32Array(2); addColumnSums(g, { data: Float32Array.of(1, 2, 3, 4), rows: 2, cols: 2 }, cpuOps()); g; // Float32Array [4, 6]
+ * @see PyTorch torch.nn.Linear docs (y = xAᵀ + b, so ∂L/∂b sums ∂L/∂y over the rows); PyTorch torch.Tensor.backward docs (gradients accumulate into .grad)
+ */
 export function addColumnSums(grad: Float32Array, dy: Activation, ops: Ops): void {
   const s = new Float32Array(dy.cols);
   const acc = new Float64Array(dy.cols);
@@ -39,7 +74,18 @@ export function addColumnSums(grad: Float32Array, dy: Activation, ops: Ops): voi
   for (let c = 0; c < dy.cols; c++) grad[c] += s[c];
 }
 
-/** grad += g, where g (a weight-gradient contribution) is rounded to the compute format first. */
+/**
+ * Accumulates a weight-gradient contribution: g is rounded to the compute format in place, then grad += g.
+ *
+ * @param grad fp32 gradient, modified (same length as g)
+ * @param g the contribution, rounded in place
+ * @param ops its `precision.compute` is the rounding format
+ * @returns nothing (`grad` and `g` are updated)
+ * @throws {RangeError} `format must be one of fp32, fp16, bf16, got "<x>"` (from {@link roundArray}) on an unknown compute format
+ * @example
+ * const grad = Float32Array.of(1); addInto(grad, Float32Array.of(1.01171875), cpuOps({ compute: "bf16", accumulate: "fp32" })); grad; // Float32Array [2.015625]
+ * @see PyTorch torch.Tensor.backward docs (gradients accumulate into .grad); Micikevicius et al. 2017, Mixed Precision Training (low-precision gradients, fp32 master copy)
+ */
 export function addInto(grad: Float32Array, g: Float32Array, ops: Ops): void {
   roundArray(ops.precision.compute, g);
   for (let i = 0; i < g.length; i++) grad[i] += g[i];

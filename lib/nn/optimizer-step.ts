@@ -30,6 +30,8 @@ export interface OptimizerState {
  * @returns `{t: 0, m, v}` with zero arrays of the same lengths
  * @example
  * initOptimizerState([new Float32Array(3)]).m[0].length; // 3
+ * @see PyTorch torch.optim.AdamW docs (m₀ = 0, v₀ = 0); PyTorch torch.optim.SGD docs (momentum buffer);
+ *   Loshchilov & Hutter 2019, Decoupled Weight Decay Regularization
  */
 export function initOptimizerState(params: readonly Float32Array[]): OptimizerState {
   return { t: 0, m: params.map((p) => new Float32Array(p.length)), v: params.map((p) => new Float32Array(p.length)) };

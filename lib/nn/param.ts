@@ -9,12 +9,13 @@ import type { Param } from "./types.js";
  * A parameter of the given shape, filled with N(0, std²) samples (or zeros when std = 0).
  *
  * @param name e.g. "head.W"
- * @param shape e.g. [in, out]
+ * @param shape e.g. [in, out]; element count = product of the entries (not validated)
  * @param std standard deviation of the initial values (0: zeros)
  * @param rng seeded generator
  * @returns a Param with a zeroed gradient
  * @example
  * createParam("b", [3], 0, mulberry32(1)).data; // Float32Array [0, 0, 0]
+ * @see PyTorch torch.nn.init.normal_ docs; Box & Muller 1958 (the normal samples, lib/random `gaussian`)
  */
 export function createParam(name: string, shape: number[], std: number, rng: Rng): Param {
   const n = shape.reduce((a, b) => a * b, 1);
@@ -26,9 +27,11 @@ export function createParam(name: string, shape: number[], std: number, rng: Rng
 /**
  * Sets every gradient to zero (PyTorch `optimizer.zero_grad()` with set_to_none=False).
  *
- * @param params the parameters
+ * @param params the parameters; every `grad` is overwritten
+ * @returns nothing
  * @example
- * zeroGrad(model.params);
+ * zeroGrad(model.params); model.params.every((p) => p.grad.every((g) => g === 0)); // true
+ * @see PyTorch torch.optim.Optimizer.zero_grad docs (set_to_none=False)
  */
 export function zeroGrad(params: readonly Param[]): void {
   for (const p of params) p.grad.fill(0);
@@ -41,6 +44,7 @@ export function zeroGrad(params: readonly Param[]): void {
  * @returns a Float64Array of Σ|p| elements
  * @example
  * flatGrad(model.params).length === parameterCount(model.params); // true
+ * @see PyTorch torch.nn.utils.parameters_to_vector docs (the same flattening, applied to .grad)
  */
 export function flatGrad(params: readonly Param[]): Float64Array {
   const out = new Float64Array(parameterCount(params));
@@ -54,6 +58,9 @@ export function flatGrad(params: readonly Param[]): Float64Array {
  *
  * @param params the parameters
  * @returns a Float64Array of Σ|p| elements
+ * @example
+ * flatData([createParam("b", [2], 0, mulberry32(1))]); // Float64Array [0, 0]
+ * @see PyTorch torch.nn.utils.parameters_to_vector docs
  */
 export function flatData(params: readonly Param[]): Float64Array {
   const out = new Float64Array(parameterCount(params));
@@ -66,7 +73,10 @@ export function flatData(params: readonly Param[]): Float64Array {
  * The number of scalar parameters.
  *
  * @param params the parameters
- * @returns Σ over params of the product of the shape
+ * @returns Σ over params of the product of the shape (a count of scalars, not bytes)
+ * @example
+ * parameterCount([createParam("W", [3, 4], 0, mulberry32(1)), createParam("b", [4], 0, mulberry32(1))]); // 16
+ * @see nanoGPT `model.py` get_num_params (sum of p.numel() over parameters)
  */
 export function parameterCount(params: readonly Param[]): number {
   return params.reduce((s, p) => s + p.data.length, 0);
@@ -79,6 +89,7 @@ export function parameterCount(params: readonly Param[]): number {
  * @param src parameters to read
  * @param dst parameters to overwrite (same names and shapes)
  * @param format round the copy to this format (default fp32: exact copy)
+ * @returns nothing (`dst` is overwritten)
  * @throws {RangeError} `dst must have the same parameters as src: <name> differs`
  * @example
  * copyParams(master.params, half.params, "fp16");

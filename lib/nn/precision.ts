@@ -14,7 +14,13 @@ import { fastRound, roundArrayInPlace, type TrainFormat } from "../precision/fas
 /** A storage/compute format of the simulation. */
 export type Format = TrainFormat;
 
-/** Every format, for validation and menus. */
+/**
+ * Every format of the simulation, for validation and menus.
+ *
+ * @example
+ * FORMATS; // ["fp32", "fp16", "bf16"]
+ * @see IEEE 754-2008 (binary32, binary16); Wang & Kanwar 2019, BFloat16: The secret to high performance on Cloud TPUs
+ */
 export const FORMATS: readonly Format[] = ["fp32", "fp16", "bf16"];
 
 /** How the model computes: op outputs rounded to `compute`, matmul partial sums to `accumulate`. */
@@ -25,7 +31,13 @@ export interface Precision {
   accumulate: Format;
 }
 
-/** Plain float32 everywhere (the default). */
+/**
+ * Plain float32 everywhere (the default): op outputs and matmul partial sums in fp32.
+ *
+ * @example
+ * FP32; // { compute: "fp32", accumulate: "fp32" }
+ * @see IEEE 754-2008 binary32; PyTorch's default dtype torch.float32
+ */
 export const FP32: Precision = { compute: "fp32", accumulate: "fp32" };
 
 /**
@@ -49,8 +61,10 @@ export const roundTo: (format: Format, x: number) => number = fastRound;
  * @param format the target format
  * @param a the array to round
  * @returns `a`
+ * @throws {RangeError} `format must be one of fp32, fp16, bf16, got "<format>"`
  * @example
  * roundArray("bf16", Float32Array.of(1.01171875)); // Float32Array [1.015625]
+ * @see lib/precision `round` (the definition, tested equal); IEEE 754-2008 §4.3.1; Wang & Kanwar 2019 (bfloat16)
  */
 export const roundArray: (format: Format, a: Float32Array) => Float32Array = roundArrayInPlace;
 
@@ -58,9 +72,11 @@ export const roundArray: (format: Format, a: Float32Array) => Float32Array = rou
  * Bytes one element of `format` occupies in memory.
  *
  * @param format the format
- * @returns 4 for fp32, 2 for fp16 and bf16
+ * @returns bytes: 4 for fp32, 2 for fp16 and bf16
+ * @throws {RangeError} `format must be one of fp32, fp16, bf16, got "<format>"`
  * @example
  * bytesPerElement("bf16"); // 2
+ * @see IEEE 754-2008 (binary32: 32 bits, binary16: 16 bits); Wang & Kanwar 2019 (bfloat16: 16 bits); PyTorch torch.Tensor.element_size docs
  */
 export function bytesPerElement(format: Format): number {
   if (format === "fp32") return 4;
@@ -74,6 +90,10 @@ export function bytesPerElement(format: Format): number {
  * @param p the setting to check
  * @returns `p`
  * @throws {RangeError} `precision.compute must be one of fp32, fp16, bf16, got "<x>"` (same for accumulate)
+ * @example
+ * checkPrecision({ compute: "bf16", accumulate: "fp32" }); // { compute: "bf16", accumulate: "fp32" }
+ * checkPrecision({ compute: "fp8", accumulate: "fp32" } as never); // throws `precision.compute must be one of fp32, fp16, bf16, got "fp8"`
+ * @see Micikevicius et al. 2017, Mixed Precision Training (fp16 compute with fp32 accumulation)
  */
 export function checkPrecision(p: Precision): Precision {
   for (const k of ["compute", "accumulate"] as const) {

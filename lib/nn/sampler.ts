@@ -76,6 +76,7 @@ export function sampleBatch(tokens: Int32Array, o: SampleOptions, rng: Rng): Bat
  * @throws {RangeError} `batches must share contextLength`; `batches must not be empty`
  * @example
  * concatBatches([a, b]).rows === a.rows + b.rows; // true
+ * @see Hugging Face blog, "Fixing Gradient Accumulation" (Oct 2024): accumulation must match the loss of the one big batch
  */
 export function concatBatches(batches: readonly Batch[]): Batch {
   if (batches.length === 0) throw new RangeError("batches must not be empty");

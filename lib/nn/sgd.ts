@@ -42,6 +42,7 @@ export class SGD {
    * @param params the parameters to update
    * @param o hyperparameters; missing ones take PyTorch's defaults
    * @throws {RangeError} `lr must be a finite number >= 0, got …` (same for momentum, weightDecay);
+   *   `dampening must be a finite number, got NaN`;
    *   `nesterov momentum requires a momentum > 0 and zero dampening`
    */
   constructor(readonly params: readonly Param[], o: SGDOptions = {}) {

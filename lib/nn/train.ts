@@ -10,7 +10,14 @@ import { cpuOps } from "./ops.js";
 import { AdamW, type AdamWOptions } from "./adamw.js";
 import type { Ops } from "./types.js";
 
-/** The default model size used by the chapters (small enough to train in a browser tab). */
+/**
+ * The default model size used by the chapters (small enough to train in a browser tab): 8 characters of
+ * context, 8-wide embeddings, width 32, two residual blocks of hidden width 64, seed 1.
+ *
+ * @example
+ * createModel({ ...DEFAULT_MODEL, vocabSize: corpus().vocab.size }).layers.length; // 5 (emb, proj, 2 blocks, head)
+ * @see Bengio et al. 2003, A Neural Probabilistic Language Model; Karpathy's makemore (the MLP character-level language model)
+ */
 export const DEFAULT_MODEL: Omit<ModelConfig, "vocabSize"> = { contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 2, seed: 1 };
 
 /**
@@ -19,6 +26,7 @@ export const DEFAULT_MODEL: Omit<ModelConfig, "vocabSize"> = { contextLength: 8,
  * @returns text (Shakespeare's sonnets), vocab and tokens
  * @example
  * const { vocab, tokens } = corpus(); vocab.size; // the distinct characters of the sonnets
+ * @see nanoGPT `data/shakespeare_char/prepare.py` (character-level vocabulary of a Shakespeare text)
  */
 export function corpus(): { text: string; vocab: Vocab; tokens: Int32Array } {
   const vocab = buildVocab(SONNETS);
@@ -51,6 +59,8 @@ export interface TrainOptions {
  * @throws {RangeError} `steps must be an integer >= 1, got 0`
  * @example
  * const { losses } = train({ steps: 150 }); // falls below the unigram entropy of the text (train.test.ts)
+ * @see nanoGPT `train.py` (the zero_grad / forward / backward / step loop); PyTorch torch.optim.AdamW docs;
+ *   Loshchilov & Hutter 2019, Decoupled Weight Decay Regularization
  */
 export function train(o: TrainOptions): { model: Model; losses: number[]; vocab: Vocab } {
   if (!Number.isInteger(o.steps) || o.steps < 1) throw new RangeError(`steps must be an integer >= 1, got ${o.steps}`);
