@@ -6,6 +6,7 @@
  */
 import gpujs from "gpu.js";
 import { checkMatmul, type MatmulShape } from "./matmul.js";
+import { backendName } from "../precision/backend-name.js";
 import type { Format } from "./precision.js";
 import type { MatmulFn } from "./types.js";
 
@@ -15,7 +16,7 @@ const { GPU } = gpujs;
 export interface GpuMatmul {
   /** Same contract as the CPU matmul; only accumulate = "fp32" (the kernel's native float). */
   matmul: MatmulFn;
-  /** The backend gpu.js chose: "webgl2", "webgl", "webasm", "cpu", … */
+  /** The backend that ran the kernel (after the first call; before it, gpu.js's requested mode): "webgl2", "webgl", "webasm", "cpu", … */
   mode: string;
   /** Frees the kernel and the GPU context (always call it). */
   destroy(): void;
@@ -62,5 +63,12 @@ export function createGpuMatmul(mode?: string): GpuMatmul {
     for (let i = 0; i < M; i++) c.set(rows[i], i * N); // (M, N)
     return c;
   };
-  return { matmul: run, mode: gpu.mode, destroy: () => { kernel.destroy(); gpu.destroy(); } };
+  return {
+    matmul: run,
+    get mode() {
+      const ran = backendName(kernel);
+      return ran === "unknown" ? gpu.mode : ran;
+    },
+    destroy: () => { kernel.destroy(); gpu.destroy(); },
+  };
 }
