@@ -32,6 +32,9 @@ describe("layout", () => {
         const { exercise } = await loadGrader(f);
         expect(page, `src/${c.slug}.md shows exerciseBox(exercises, "${exercise.id}")`).toContain(`exerciseBox(exercises, "${exercise.id}")`);
       }
+      // A reader meets exercise k before exercise k + 1: ids are numbered in page order.
+      const order = [...page.matchAll(/exerciseBox\(exercises, "(\d+)\.(\d+)"\)/g)].map((m) => Number(m[2]));
+      expect(order, `exercise boxes of src/${c.slug}.md in page order`).toEqual([...order].sort((a, b) => a - b));
     });
   }
 });

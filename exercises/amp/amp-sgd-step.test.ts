@@ -13,7 +13,7 @@ const reference: typeof ampSgdStep = (master, scaledGrad16, scale, lr) => {
 const f32 = (...v: number[]) => Float32Array.from(v);
 
 export default defineExercise({
-  id: "4.3",
+  id: "4.1",
   title: "one AMP step on a parameter vector",
   chapter: "amp",
   file: "exercises/amp/amp-sgd-step.ts",

@@ -1,7 +1,7 @@
 import { notImplemented } from "../harness/index.js";
 
 /**
- * Exercise 4.3 — one mixed-precision SGD step on a parameter vector.
+ * Exercise 4.1 — one mixed-precision SGD step on a parameter vector.
  *
  * You hold fp32 master weights `master`. Backward ran on the fp16 copy with
  * the loss multiplied by `scale`, and produced `scaledGrad16` (fp16 values,
@@ -27,5 +27,5 @@ import { notImplemented } from "../harness/index.js";
  * @example ampSgdStep(Float32Array.of(1), Float32Array.of(2), 65536, 1) // {master: Float32Array [0.999969482421875], skipped: false}
  */
 export function ampSgdStep(master: Float32Array, scaledGrad16: Float32Array, scale: number, lr: number): { master: Float32Array; skipped: boolean } {
-  return notImplemented("4.3");
+  return notImplemented("4.1");
 }

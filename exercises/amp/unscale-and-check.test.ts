@@ -7,7 +7,7 @@ const reference: typeof unscaleAndCheck = (grads, scale) => unscaleGrads(grads, 
 const f32 = (...v: number[]) => Float32Array.from(v);
 
 export default defineExercise({
-  id: "4.2",
+  id: "4.3",
   title: "unscale and check for inf/NaN",
   chapter: "amp",
   file: "exercises/amp/unscale-and-check.ts",

@@ -1,7 +1,7 @@
 import { notImplemented } from "../harness/index.js";
 
 /**
- * Exercise 4.2 — unscale gradients and check them for inf/NaN.
+ * Exercise 4.3 — unscale gradients and check them for inf/NaN.
  *
  * Backward ran on `scale · loss`, so every gradient carries the factor
  * `scale`. Return new Float32Arrays holding each gradient times
@@ -23,5 +23,5 @@ import { notImplemented } from "../harness/index.js";
  * @example unscaleAndCheck([Float32Array.of(65536, 32768)], 65536) // {grads: [Float32Array [1, 0.5]], foundInf: false}
  */
 export function unscaleAndCheck(grads: Float32Array[], scale: number): { grads: Float32Array[]; foundInf: boolean } {
-  return notImplemented("4.2");
+  return notImplemented("4.3");
 }

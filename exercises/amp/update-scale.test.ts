@@ -18,7 +18,7 @@ async function trace(f: typeof gradScalerUpdate, infs: boolean[], o: ScaleOption
 }
 
 export default defineExercise({
-  id: "4.1",
+  id: "4.2",
   title: "GradScaler.update as a pure function",
   chapter: "amp",
   file: "exercises/amp/update-scale.ts",

@@ -11,7 +11,7 @@ export interface ScaleOptions {
 }
 
 /**
- * Exercise 4.1 — `GradScaler.update()` as a pure function.
+ * Exercise 4.2 — `GradScaler.update()` as a pure function.
  *
  * Given the current loss scale, the growth tracker (consecutive steps
  * without inf/NaN so far) and whether this iteration found an inf/NaN,
@@ -37,5 +37,5 @@ export interface ScaleOptions {
  * @example gradScalerUpdate(65536, 1999, false, {growthFactor: 2, backoffFactor: 0.5, growthInterval: 2000}) // {scale: 131072, growthTracker: 0}
  */
 export function gradScalerUpdate(scale: number, growthTracker: number, foundInf: boolean, options: ScaleOptions): { scale: number; growthTracker: number } {
-  return notImplemented("4.1");
+  return notImplemented("4.2");
 }

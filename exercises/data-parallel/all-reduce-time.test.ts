@@ -10,7 +10,7 @@ const same = (f: F, args: Parameters<F>, hint: string) => expectSame(f, referenc
 const c = { alphaS: 5e-6, bandwidthBytesPerS: 25e9 };
 
 export default defineExercise<F>({
-  id: "5.5",
+  id: "5.1",
   title: "all-reduce time under the α-β model",
   chapter: "data-parallel",
   file: "exercises/data-parallel/all-reduce-time.ts",

@@ -9,7 +9,7 @@ export interface LinkCost {
 }
 
 /**
- * Exercise 5.5 — all-reduce time under the α-β model.
+ * Exercise 5.1 — all-reduce time under the α-β model.
  *
  * Return the time in seconds to all-reduce n float32 values (4 bytes each)
  * over P ranks, where a step in which a link carries m bytes lasts α + m/B:
@@ -36,5 +36,5 @@ export interface LinkCost {
  * @example allReduceTimeS("ring", 8, 4, { alphaS: 1, bandwidthBytesPerS: 8 }) // 6 steps × (1 + 8/8) = 12
  */
 export function allReduceTimeS(algorithm: "ring" | "parameter-server", numElements: number, numRanks: number, cost: LinkCost): number {
-  return notImplemented("5.5");
+  return notImplemented("5.1");
 }

@@ -9,7 +9,7 @@ const reference: F = (paramBytes, bucketCapBytes, firstBucketCapBytes) =>
 const same = (f: F, args: Parameters<F>, hint: string) => expectSame(f, reference, args, { hint, name: "assignBuckets" });
 
 export default defineExercise<F>({
-  id: "5.3",
+  id: "5.4",
   title: "DDP gradient buckets",
   chapter: "data-parallel",
   file: "exercises/data-parallel/assign-buckets.ts",

@@ -1,7 +1,7 @@
 import { notImplemented } from "../harness/index.js";
 
 /**
- * Exercise 5.3 — DDP gradient buckets.
+ * Exercise 5.4 — DDP gradient buckets.
  *
  * `paramBytes[i]` is the gradient size of parameter i, in forward
  * (definition) order. Group the parameters into buckets as PyTorch's DDP
@@ -25,5 +25,5 @@ import { notImplemented } from "../harness/index.js";
  * @example assignBuckets([4, 4, 4, 4], 8, 4) // [[3], [2, 1], [0]]
  */
 export function assignBuckets(paramBytes: number[], bucketCapBytes: number, firstBucketCapBytes: number): number[][] {
-  return notImplemented("5.3");
+  return notImplemented("5.4");
 }

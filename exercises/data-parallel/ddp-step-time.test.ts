@@ -9,7 +9,7 @@ const same = (f: F, step: Parameters<F>[0], hint: string) => expectSame(f, (refe
 const b = (readyMs: number, allReduceMs: number) => ({ readyMs, allReduceMs });
 
 export default defineExercise<F>({
-  id: "5.4",
+  id: "5.5",
   title: "DDP step time with overlap",
   chapter: "data-parallel",
   file: "exercises/data-parallel/ddp-step-time.ts",

@@ -7,7 +7,7 @@ export interface BucketTiming {
 }
 
 /**
- * Exercise 5.4 — the time of one DDP step, with or without overlap.
+ * Exercise 5.5 — the time of one DDP step, with or without overlap.
  *
  * A step is forward, then backward, then the optimizer step, which needs every
  * bucket's all-reduced gradients. All-reduces run one at a time on one
@@ -27,5 +27,5 @@ export interface BucketTiming {
  * @example ddpStepTimeMs({ forwardMs: 1, backwardMs: 4, buckets: [{ readyMs: 2, allReduceMs: 3 }], optimizerMs: 1, overlap: true }) // 7
  */
 export function ddpStepTimeMs(step: { forwardMs: number; backwardMs: number; buckets: BucketTiming[]; optimizerMs: number; overlap: boolean }): number {
-  return notImplemented("5.4");
+  return notImplemented("5.5");
 }

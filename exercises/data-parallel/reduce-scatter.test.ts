@@ -10,7 +10,7 @@ const reference: F = (buffers) => libReduceScatter(buffers).result.map((r) => Ar
 const same = (f: F, buffers: number[][], hint: string) => expectSame(f, reference, [buffers], { tol: TOL, hint, name: "reduceScatter" });
 
 export default defineExercise<F>({
-  id: "5.2",
+  id: "5.3",
   title: "reduce-scatter",
   chapter: "data-parallel",
   file: "exercises/data-parallel/reduce-scatter.ts",

@@ -1,7 +1,7 @@
 import { notImplemented } from "../harness/index.js";
 
 /**
- * Exercise 5.2 — reduce-scatter.
+ * Exercise 5.3 — reduce-scatter.
  *
  * P ranks each hold a buffer of n numbers. Return, for rank r, chunk r of
  * their elementwise sum, where the buffer is cut into P chunks like
@@ -19,5 +19,5 @@ import { notImplemented } from "../harness/index.js";
  * @example reduceScatter([[1, 2, 3], [10, 20, 30]]) // [[11, 22], [33]]
  */
 export function reduceScatter(buffers: number[][]): number[][] {
-  return notImplemented("5.2");
+  return notImplemented("5.3");
 }

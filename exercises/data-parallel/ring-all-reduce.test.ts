@@ -107,7 +107,7 @@ const buffersArb = (maxP: number, maxN: number) =>
   );
 
 export default defineExercise<F>({
-  id: "5.1",
+  id: "5.2",
   title: "ring all-reduce",
   chapter: "data-parallel",
   file: "exercises/data-parallel/ring-all-reduce.ts",

@@ -10,7 +10,7 @@ export interface RingMessage {
 }
 
 /**
- * Exercise 5.1 — ring all-reduce, with its messages.
+ * Exercise 5.2 — ring all-reduce, with its messages.
  *
  * P ranks each hold a buffer of n numbers. Return, for every rank, the
  * elementwise sum of all P buffers, computed the way the ring does it, and
@@ -39,5 +39,5 @@ export interface RingMessage {
  * @example ringAllReduce([[1, 2], [10, 20]]).result // [[11, 22], [11, 22]]
  */
 export function ringAllReduce(buffers: number[][]): { result: number[][]; messages: RingMessage[] } {
-  return notImplemented("5.1");
+  return notImplemented("5.2");
 }

@@ -20,7 +20,7 @@ const sameMask = (f: F, Nq: number, Nk: number, hint: string) =>
   expectSame(maskOf(f), maskOf(reference), [Nq, Nk], { label: `the ${Nq}×${Nk} mask [isCausalAllowed(i, j, ${Nq}, ${Nk}) for all i, j]`, hint });
 
 export default defineExercise<F>({
-  id: "10.3",
+  id: "10.1",
   title: "causal mask for unequal lengths",
   chapter: "flash-attention",
   file: "exercises/flash-attention/causal-mask.ts",

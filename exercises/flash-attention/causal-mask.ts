@@ -1,7 +1,7 @@
 import { notImplemented } from "../harness/index.js";
 
 /**
- * Exercise 10.3 — the causal mask index rule for unequal lengths.
+ * Exercise 10.1 — the causal mask index rule for unequal lengths.
  *
  * Return whether query row i may attend to key column j under the causal
  * mask of FlashAttention ≥ 2.1, which is aligned to the BOTTOM-RIGHT corner
@@ -31,5 +31,5 @@ import { notImplemented } from "../harness/index.js";
  * @example isCausalAllowed(0, 3, 2, 5) // true
  */
 export function isCausalAllowed(i: number, j: number, Nq: number, Nk: number): boolean {
-  return notImplemented("10.3");
+  return notImplemented("10.1");
 }

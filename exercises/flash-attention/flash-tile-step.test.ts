@@ -15,7 +15,7 @@ function matrix(rows: number, cols: number, seed: number, amp = 2): number[][] {
 const empty = (Br: number, d: number): TileState => ({ O: matrix(Br, d, 0, 0), l: Array(Br).fill(0), m: Array(Br).fill(-Infinity) });
 
 export default defineExercise<F>({
-  id: "10.2",
+  id: "10.4",
   title: "one tile step of the forward pass",
   chapter: "flash-attention",
   file: "exercises/flash-attention/flash-tile-step.ts",

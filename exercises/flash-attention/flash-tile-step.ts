@@ -22,7 +22,7 @@ export interface TileInput extends TileState {
 }
 
 /**
- * Exercise 10.2 — one tile step of FlashAttention's forward pass.
+ * Exercise 10.4 — one tile step of FlashAttention's forward pass.
  *
  * Implement lines 9–12 of Algorithm 1 (Dao et al. 2022) for one pair of
  * tiles. For every query row r of the tile:
@@ -40,12 +40,12 @@ export interface TileInput extends TileState {
  * - logits of ±1e4; ragged tiles (B_r, B_c of 1, 3, 5…), d from 1 to 8;
  * - return new arrays; do not modify the input.
  * Tolerance: 1e-9 + 1e-9·|expected| on O, l and m.
- * Read: the chapter's "Algorithm 1" section and exercise 10.1.
+ * Read: the chapter's "Algorithm 1" section and exercise 10.3.
  *
  * @param tile Q, K, V, O, l, m, scale and optionally keep
  * @returns the new {O, l, m} of the B_r rows
  * @example flashTileStep({Q: [[1]], K: [[0]], V: [[5]], O: [[0]], l: [0], m: [-Infinity], scale: 1}) // {O: [[5]], l: [1], m: [0]}
  */
 export function flashTileStep(tile: TileInput): TileState {
-  return notImplemented("10.2");
+  return notImplemented("10.4");
 }

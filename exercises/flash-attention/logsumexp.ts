@@ -1,7 +1,7 @@
 import { notImplemented } from "../harness/index.js";
 
 /**
- * Exercise 10.4 — a logsumexp that survives extreme logits.
+ * Exercise 10.2 — a logsumexp that survives extreme logits.
  *
  * Return log Σᵢ exp(xᵢ). The naive formula fails at the logits attention
  * produces: exp(1e4) is Infinity, exp(−1e4) is 0. Compute it as
@@ -20,5 +20,5 @@ import { notImplemented } from "../harness/index.js";
  * @example logsumexp([1e4, 1e4]) // 10000.69314718056
  */
 export function logsumexp(xs: number[]): number {
-  return notImplemented("10.4");
+  return notImplemented("10.2");
 }

@@ -9,7 +9,7 @@ const same = (f: F, state: OnlineSoftmaxState, scores: number[], values: number[
   expectSame(f, (reference satisfies F), [state, scores, values], { tol: TOL, hint, name: "onlineSoftmaxUpdate" });
 
 export default defineExercise<F>({
-  id: "10.1",
+  id: "10.3",
   title: "online softmax update",
   chapter: "flash-attention",
   file: "exercises/flash-attention/online-softmax-update.ts",

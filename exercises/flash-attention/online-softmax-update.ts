@@ -8,7 +8,7 @@ export interface OnlineSoftmaxState {
 }
 
 /**
- * Exercise 10.1 — the online softmax update.
+ * Exercise 10.3 — the online softmax update.
  *
  * Fold a block of b scores s₁…s_b (logits of one query row against b keys)
  * and their value rows v₁…v_b (each of length d) into the running state:
@@ -38,5 +38,5 @@ export interface OnlineSoftmaxState {
  * @example onlineSoftmaxUpdate({m: 0, l: 1, acc: [2]}, [0], [[4]]) // {m: 0, l: 2, acc: [6]}
  */
 export function onlineSoftmaxUpdate(state: OnlineSoftmaxState, scores: number[], values: number[][]): OnlineSoftmaxState {
-  return notImplemented("10.1");
+  return notImplemented("10.3");
 }
