@@ -115,3 +115,15 @@ describe("createModel / forward / backward", () => {
     expect(() => backward(createModel(tiny), forward(createModel(tiny), randomBatch(2, 1)), NaN)).toThrow(/scale must be a finite number, got NaN/);
   });
 });
+
+describe("createParam and zeros reject bad sizes with the field's name", () => {
+  it("createParam(name, shape, std) and zeros(rows, cols) throw RangeErrors naming the field", async () => {
+    const { createParam } = await import("./param.js");
+    const { zeros } = await import("./ops.js");
+    const { mulberry32 } = await import("../random.js");
+    expect(() => createParam("head.W", [3, 0], 0.1, mulberry32(1))).toThrow(/head.W: shape must be integers >= 1, got \[3,0\]/);
+    expect(() => createParam("b", [2], NaN, mulberry32(1))).toThrow(/b: std must be finite and >= 0, got NaN/);
+    expect(() => zeros(-1, 2)).toThrow(/rows must be an integer >= 0, got -1/);
+    expect(zeros(0, 3).data.length).toBe(0);
+  });
+});

@@ -25,12 +25,15 @@ export function cpuOps(precision: Precision = FP32): Ops {
  * @param rows number of rows N (integer >= 0)
  * @param cols number of columns (integer >= 0)
  * @returns `{data, rows, cols}` with data a zeroed Float32Array of rows·cols elements, (rows, cols) row-major
- * @throws {RangeError} the Float32Array constructor's `Invalid typed array length: -1` on a negative or non-integer size
+ * @throws {RangeError} `rows must be an integer >= 0, got -1` (likewise cols)
  * @example
  * zeros(2, 3).data; // Float32Array [0, 0, 0, 0, 0, 0]
  * @see PyTorch torch.zeros docs
  */
 export function zeros(rows: number, cols: number): Activation {
+  for (const [k, v] of [["rows", rows], ["cols", cols]] as const) {
+    if (!Number.isInteger(v) || v < 0) throw new RangeError(`${k} must be an integer >= 0, got ${v}`);
+  }
   return { data: new Float32Array(rows * cols), rows, cols };
 }
 

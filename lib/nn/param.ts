@@ -9,15 +9,20 @@ import type { Param } from "./types.js";
  * A parameter of the given shape, filled with N(0, std²) samples (or zeros when std = 0).
  *
  * @param name e.g. "head.W"
- * @param shape e.g. [in, out]; element count = product of the entries (not validated)
+ * @param shape e.g. [in, out]: integers >= 1; element count = product of the entries
  * @param std standard deviation of the initial values (0: zeros)
  * @param rng seeded generator
  * @returns a Param with a zeroed gradient
+ * @throws {RangeError} `<name>: shape must be integers >= 1, got [3, 0]`; `<name>: std must be finite and >= 0, got NaN`
  * @example
  * createParam("b", [3], 0, mulberry32(1)).data; // Float32Array [0, 0, 0]
  * @see PyTorch torch.nn.init.normal_ docs; Box & Muller 1958 (the normal samples, lib/random `gaussian`)
  */
 export function createParam(name: string, shape: number[], std: number, rng: Rng): Param {
+  if (!Array.isArray(shape) || shape.length === 0 || shape.some((d) => !Number.isInteger(d) || d < 1)) {
+    throw new RangeError(`${name}: shape must be integers >= 1, got [${String(shape)}]`);
+  }
+  if (!Number.isFinite(std) || std < 0) throw new RangeError(`${name}: std must be finite and >= 0, got ${std}`);
   const n = shape.reduce((a, b) => a * b, 1);
   const data = new Float32Array(n);
   if (std !== 0) for (let i = 0; i < n; i++) data[i] = std * gaussian(rng);
