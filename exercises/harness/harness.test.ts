@@ -3,10 +3,10 @@
 // fixture exercise (test/fixtures/harness) run in real worker threads.
 import { describe, it, expect, beforeAll } from "vitest";
 import { resolve } from "node:path";
-import { loadGrader, ROOT, type LoadedGrader } from "../exercises/harness/discover.js";
-import { runInWorker } from "../exercises/harness/runner.js";
-import { formatScorecard, toGradescope, toJUnit } from "../exercises/harness/scorecard.js";
-import { firstDifference, formatValue } from "../exercises/harness/index.js";
+import { loadGrader, ROOT, type LoadedGrader } from "./discover.js";
+import { runInWorker } from "./runner.js";
+import { formatScorecard, toGradescope, toJUnit } from "./scorecard.js";
+import { firstDifference, formatValue } from "./index.js";
 
 let g: LoadedGrader;
 beforeAll(async () => { g = await loadGrader(resolve(ROOT, "test/fixtures/harness/double.test.ts")); });
@@ -84,7 +84,7 @@ describe("findGraderFiles", () => {
   it("finds hidden graders at DIR/<chapter>/<name>.test.ts and DIR/<name>.test.ts, and rejects a missing folder", async () => {
     const { mkdtempSync, mkdirSync, writeFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
-    const { findGraderFiles } = await import("../exercises/harness/discover.js");
+    const { findGraderFiles } = await import("./discover.js");
     const dir = mkdtempSync(resolve(tmpdir(), "hidden-"));
     mkdirSync(resolve(dir, "precision/mutants"), { recursive: true });
     writeFileSync(resolve(dir, "precision/a.test.ts"), "");
