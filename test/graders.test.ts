@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findGraderFiles, loadGrader, loadMutants, mutantsFileOf, ROOT } from "../exercises/harness/discover.js";
-import { gradeExercise, totalPoints } from "../exercises/harness/index.js";
+import { gradeExercise, mutantParts, totalPoints } from "../exercises/harness/index.js";
 import { CHAPTERS } from "../lib/chapters.js";
 
 const files = findGraderFiles();
@@ -58,9 +58,15 @@ describe("graders", () => {
         const { exercise } = await loadGrader(file);
         const mutants = await loadMutants(file);
         expect(Object.keys(mutants).length, `mutants in ${mutantsFileOf(file).slice(ROOT.length + 1)}`).toBeGreaterThan(0);
-        for (const [what, impl] of Object.entries(mutants)) {
+        for (const [what, m] of Object.entries(mutants)) {
+          const { impl, caughtBy } = mutantParts(m);
           const r = await gradeExercise(exercise, impl);
           expect(r.earned, `mutant "${what}" earned full marks: the grader cannot catch this mistake`).toBeLessThan(totalPoints(exercise));
+          for (const name of caughtBy) {
+            const check = r.checks.find((c) => c.name === name);
+            expect(check, `mutant "${what}" names check "${name}", which exercise ${exercise.id} does not have`).toBeDefined();
+            expect(check!.status, `mutant "${what}" must be caught by check "${name}"`).not.toBe("passed");
+          }
         }
       });
     });

@@ -38,6 +38,31 @@ export interface Exercise<F extends AnyFunction> {
   /** The reference implementation (calls lib); must earn full marks. */
   reference: F;
   checks: Check<F>[];
+  /**
+   * A "build it" exercise: the student's code runs inside the course's own training,
+   * simulated world or kernel and is graded on the end result (its checks are its parts).
+   * The scorecard lists it first in its chapter; it gets a longer deadline (30 s).
+   */
+  build?: boolean;
+  /**
+   * The anchor of the page section that derives what this exercise needs,
+   * e.g. "rounding-to-nearest-even" for src/precision.md#rounding-to-nearest-even.
+   * Hints and `--explain` point there.
+   */
+  section?: string;
+}
+
+/**
+ * A plausible wrong implementation of an exercise, and the check (or checks) that
+ * must catch it. The grader self-check asserts that every named check fails.
+ * A bare function (no `caughtBy`) is still accepted while graders are converted.
+ */
+export type Mutant<F extends AnyFunction = AnyFunction> = F | { impl: F; caughtBy: string | string[] };
+
+/** The function of a mutant, and the names of the checks that must catch it ([] when unnamed). */
+export function mutantParts<F extends AnyFunction>(m: Mutant<F>): { impl: F; caughtBy: string[] } {
+  if (typeof m === "function") return { impl: m, caughtBy: [] };
+  return { impl: m.impl, caughtBy: Array.isArray(m.caughtBy) ? m.caughtBy : [m.caughtBy] };
 }
 
 /** Identity function that type-checks an exercise definition and validates its metadata. */

@@ -5,7 +5,7 @@
 import { readdirSync, existsSync, statSync } from "node:fs";
 import { join, dirname, basename, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { AnyFunction, Exercise } from "./define.js";
+import type { AnyFunction, Exercise, Mutant } from "./define.js";
 
 /** The repository root (two folders above this file). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -77,9 +77,9 @@ export function mutantsFileOf(graderFile: string): string {
 }
 
 /** Loads the `mutants` export of a grader's mutants file ({} when there is none). */
-export async function loadMutants(graderFile: string): Promise<Record<string, AnyFunction>> {
+export async function loadMutants(graderFile: string): Promise<Record<string, Mutant>> {
   const file = mutantsFileOf(graderFile);
   if (!existsSync(file)) return {};
   const mod = await import(pathToFileURL(file).href);
-  return (mod.mutants ?? {}) as Record<string, AnyFunction>;
+  return (mod.mutants ?? {}) as Record<string, Mutant>;
 }

@@ -3,7 +3,7 @@
  * built-ins), so the page boxes can read exercise metadata.
  */
 export { NotImplementedError, notImplemented, CheckFailure, isNotImplemented, type FailureReport } from "./errors.js";
-export { defineExercise, totalPoints, type Exercise, type Check, type AnyFunction } from "./define.js";
+export { defineExercise, totalPoints, mutantParts, type Exercise, type Check, type AnyFunction, type Mutant } from "./define.js";
 export { expectCall, expectSame, expectThrows, callSafely, fail, property, type ExpectOptions, type PropertyOptions } from "./expect.js";
 export { firstDifference, formatTolerance, type Tolerance, type CompareOptions } from "./compare.js";
 export { formatValue, formatCall, typeName } from "./format.js";

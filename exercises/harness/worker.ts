@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT, loadGrader, loadMutants } from "./discover.js";
 import { gradeExercise, type ExerciseResult } from "./grade.js";
-import { totalPoints } from "./define.js";
+import { totalPoints, mutantParts } from "./define.js";
 
 /** What to grade: the student's stub file, the lib reference, or a named mutant. */
 export type Target = { kind: "stub" } | { kind: "reference" } | { kind: "mutant"; name: string };
@@ -19,7 +19,7 @@ async function main(): Promise<ExerciseResult> {
   const { exercise } = await loadGrader(graderFile);
   let impl: unknown;
   if (target.kind === "reference") impl = exercise.reference;
-  else if (target.kind === "mutant") impl = (await loadMutants(graderFile))[target.name];
+  else if (target.kind === "mutant") impl = mutantParts((await loadMutants(graderFile))[target.name]).impl;
   else {
     try {
       const mod = await import(pathToFileURL(resolve(ROOT, exercise.file)).href);
