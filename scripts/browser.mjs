@@ -59,9 +59,9 @@ export async function launch() {
  * Opens `url`, waits until every cell has settled (no loading indicators, all
  * data-check outputs decided) and returns the problems found.
  */
-export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000 } = {}) {
+export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000, width = 1280 } = {}) {
   const origin = new URL(url).origin;
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
   const consoleErrors = [];
   const outside = [];
   page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
