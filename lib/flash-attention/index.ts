@@ -20,3 +20,4 @@ export { type OnlineSoftmaxState, onlineSoftmaxInit, onlineSoftmaxUpdate, online
 export { type AttentionGradients, referenceAttentionBackward } from "./referenceAttentionBackward.js";
 export { type FlashBackwardOptions, flashAttentionBackward } from "./flashAttentionBackward.js";
 export { largestSeqLen } from "./largestSeqLen.js";
+export { type LayerFlopShape, attentionFlopShare } from "./attentionFlopShare.js";
