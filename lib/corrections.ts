@@ -53,6 +53,30 @@ const parallelism: Correction[] = [
 
 // ── flash-attention ────────────────────────────────────────
 const flashAttention: Correction[] = [
+  {
+    id: "flash-ddp-baseline-not-printed",
+    chapter: "flash-attention",
+    title: "the DDP baseline is never printed",
+    claim: "Each run is reported as a percentage over the DDP baseline (原版 DDP), whose throughput the note never prints.",
+    correction: "The baseline follows from each run's samples/s and percentage: about 27.1 samples/s, the same from all four runs; every percentage is relative to it, not to the previous row.",
+    source: "Note 004's train metrics (samples/s and the stated gains); the arithmetic is on the page",
+  },
+  {
+    id: "flash-runs-differ-in-batch",
+    chapter: "flash-attention",
+    title: "the runs differ in more than the technique",
+    claim: "Each gain over DDP is credited to the run's technique (其中主要的性能提升来源于 FlashAttention).",
+    correction: "The ColossalAI Gemini runs use --batch_size 28 without accumulation (8 per device × 8 accumulation steps elsewhere), and the ZeRO-3 runs take about 4× fewer optimizer steps per second at nearly the same samples/s, so the percentages mix the technique with different batch configurations.",
+    source: "Note 004's commands and train metrics (train_steps_per_second 0.01 for ZeRO-3, 0.04 for ZeRO-2)",
+  },
+  {
+    id: "flash-enabling-changes-causal-mask",
+    chapter: "flash-attention",
+    title: "enabling FlashAttention is more than a switch",
+    claim: "One line enables FlashAttention (只需要增加一句使能即可).",
+    correction: "With a causal mask and unequal query and key lengths, flash-attn ≥ 2.1 aligns the mask bottom-right while PyTorch's is_causal=True aligns it top-left, so outputs differ; training with equal lengths is unaffected.",
+    source: "flash-attention README, \"2.1: Change behavior of causal flag\"; PyTorch torch.nn.attention.bias.CausalVariant docs",
+  },
 ];
 
 // ── sophia, plan ───────────────────────────────────────────
