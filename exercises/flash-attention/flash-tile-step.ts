@@ -22,30 +22,37 @@ export interface TileInput extends TileState {
 }
 
 /**
- * Exercise 10.4 — one tile step of FlashAttention's forward pass.
+ * Exercise 10.3 — one tile step of FlashAttention's forward pass.
  *
- * Implement lines 9–12 of Algorithm 1 (Dao et al. 2022) for one pair of
- * tiles. For every query row r of the tile:
+ * Lines 9–12 of Algorithm 1 (Dao et al. 2022) for one pair of tiles. The
+ * state of each query row r summarises the keys it has seen so far:
  *
- *   S = scale·Q_i K_jᵀ (entries with keep[r][c] = false are −∞)
- *   m̃ = rowmax(S), P̃ = exp(S − m̃), ℓ̃ = rowsum(P̃)
- *   m_new = max(m, m̃),  ℓ_new = e^{m − m_new}·ℓ + e^{m̃ − m_new}·ℓ̃
- *   O_new = (ℓ·e^{m − m_new}·O + e^{m̃ − m_new}·P̃V_j) / ℓ_new
+ *   m[r] = its largest score scale·q·k so far,  l[r] = Σ e^{s − m[r]},
+ *   O[r] = the softmax-weighted average of the value rows seen so far
+ *          (normalised, as Algorithm 1 keeps it after every step).
  *
- * O stays normalised after every step (unlike FlashAttention-2, which divides
- * once at the end). Edge cases the grader checks:
- * - the first step starts from O = 0, ℓ = 0, m = −Infinity;
- * - a row whose B_c keys are all masked in this tile is returned unchanged
- *   (a row masked everywhere ends with O = 0, ℓ = 0, m = −Infinity, no NaN);
- * - logits of ±1e4; ragged tiles (B_r, B_c of 1, 3, 5…), d from 1 to 8;
+ * Return the state of every row after it has also seen the B_c keys of this
+ * tile (K_j, V_j), keeping that meaning. The page's section "Algorithm 1,
+ * drawn" and exercise 10.2 give what you need; note that O, unlike the acc of
+ * 10.2, is already divided by l.
+ *
+ * Contract:
+ * - the first step starts from O = 0, l = 0, m = −Infinity;
+ * - keep[r][c] = false masks the score (r, c) (it is −Infinity); a row whose
+ *   B_c keys are all masked in this tile is returned unchanged, so a row
+ *   masked everywhere ends with O = 0, l = 0, m = −Infinity, never NaN;
+ * - logits of ±1e4; ragged tiles (any B_r, B_c ≥ 1; d ≥ 1);
+ * - K and V must have the same number of rows, and every row of Q, K, V and O
+ *   length d = Q[0].length; O, l and m have B_r rows. Otherwise throw a
+ *   RangeError whose message names the offending argument (e.g. "K must have
+ *   the same number of rows as V (3), got 2");
  * - return new arrays; do not modify the input.
  * Tolerance: 1e-9 + 1e-9·|expected| on O, l and m.
- * Read: the chapter's "Algorithm 1" section and exercise 10.3.
  *
  * @param tile Q, K, V, O, l, m, scale and optionally keep
  * @returns the new {O, l, m} of the B_r rows
  * @example flashTileStep({Q: [[1]], K: [[0]], V: [[5]], O: [[0]], l: [0], m: [-Infinity], scale: 1}) // {O: [[5]], l: [1], m: [0]}
  */
 export function flashTileStep(tile: TileInput): TileState {
-  return notImplemented("10.4");
+  return notImplemented("10.3");
 }
