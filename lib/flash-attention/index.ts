@@ -21,3 +21,5 @@ export { type AttentionGradients, referenceAttentionBackward } from "./reference
 export { type FlashBackwardOptions, flashAttentionBackward } from "./flashAttentionBackward.js";
 export { largestSeqLen } from "./largestSeqLen.js";
 export { type LayerFlopShape, attentionFlopShare } from "./attentionFlopShare.js";
+export { type SlowTensorName, type SlowMemory, type CountingSlowMemory, SLOW_TENSORS, createSlowMemory } from "./slowMemory.js";
+export { type TiledBackwardOptions, flashBackwardTiled, flashBackwardIO } from "./flashBackwardTiled.js";
