@@ -46,12 +46,16 @@ export default async function bench(): Promise<void> {
         last[impl] = Infinity;
         return true;
       };
+      // Progress on stderr: N = 4096 takes minutes on the webasm backend.
+      const progress = (impl: string) => process.stderr.write(`  flash-attention: N = ${N}, ${impl} …\n`);
       let ref: ReturnType<typeof referenceAttention> | undefined;
       if (!skip("cpu reference")) {
+        progress("cpu reference");
         last["cpu reference"] = timeIt(() => { ref = referenceAttention(c.q, c.k, c.v, shape); }, 1);
         rows.push({ N, impl: "cpu reference", ms: last["cpu reference"].toFixed(0), reps: 1, intermediateMiB: mib(N * N * 8), maxAbsErr: "0 (oracle)", note: "float64 S, overwritten by P (N×N)" });
       }
       if (!skip("standard (gpu.js)")) {
+        progress("standard (gpu.js)");
         const sk = createStandardAttentionKernels(gpu, shape);
         let O: Float32Array = new Float32Array(0);
         sk.run(c.q, c.k, c.v); // first run compiles
@@ -60,6 +64,7 @@ export default async function bench(): Promise<void> {
         sk.destroy();
       }
       if (!skip("flash (gpu.js)")) {
+        progress("flash (gpu.js)");
         const fk = createFlashAttentionKernel(gpu, shape);
         let O: Float32Array = new Float32Array(0);
         const first = timeIt(() => { O = fk.run(c.q, c.k, c.v).O; }, 1);
