@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { CheckFailure, callSafely, defineExercise, expectThrows, fail, firstDifference, formatTolerance, property } from "../harness/index.js";
 import { flashBackwardIO, flashBackwardTiled as reference } from "../../lib/flash-attention/flashBackwardTiled.js";
-import { createSlowMemory, SLOW_TENSORS, type CountingSlowMemory } from "../../lib/flash-attention/slowMemory.js";
+import { createSlowMemory, SLOW_TENSORS, type CountingSlowMemory, type SlowMemory, type SlowTensorName } from "../../lib/flash-attention/slowMemory.js";
 import { referenceAttention } from "../../lib/flash-attention/referenceAttention.js";
 import { referenceAttentionBackward } from "../../lib/flash-attention/referenceAttentionBackward.js";
 import { makeCase } from "../../lib/flash-attention/arbitraries.js";
@@ -12,6 +12,12 @@ type F = typeof flashBackwardTiled;
 type Grad = "dQ" | "dK" | "dV";
 const TOL = { abs: 1e-5, rel: 1e-4 };
 const SECTION = "the page's section \"The backward pass, tile by tile\"";
+
+/** What the student's code receives: read and write only (the counters and tensors stay with the grader). */
+const facade = (mem: CountingSlowMemory): SlowMemory => Object.freeze({
+  read: (name: SlowTensorName, bh: number, r0: number, r1: number) => mem.read(name, bh, r0, r1),
+  write: (name: SlowTensorName, bh: number, r0: number, r1: number, values: ArrayLike<number>) => mem.write(name, bh, r0, r1, values),
+});
 
 /** One graded problem: a shape, tiles, mask, scale and the seed of its tensors. */
 interface Problem { shape: AttentionShape; Br: number; Bc: number; causal?: "bottom-right" | "top-left"; scale?: number; seed: number }
@@ -28,7 +34,7 @@ async function runOn(impl: F, p: Problem, hint: string): Promise<{ mem: Counting
   const expected = referenceAttentionBackward(c.q, c.k, c.v, dO, p.shape, opts);
   const mem = createSlowMemory({ Q: c.q, K: c.k, V: c.v, O: fwd.O, dO, L: fwd.lse }, p.shape, { Br: p.Br, Bc: p.Bc });
   const o: TiledBackwardOptions = { Br: p.Br, Bc: p.Bc, ...(p.causal ? { causal: p.causal } : {}), ...(p.scale !== undefined ? { scale: p.scale } : {}) };
-  await callSafely(impl, [mem, p.shape, o], { label: describeProblem(p), hint });
+  await callSafely(impl, [facade(mem), p.shape, o], { label: describeProblem(p), hint });
   return { mem, expected };
 }
 
@@ -70,7 +76,7 @@ export default defineExercise<F>({
         const mem = createSlowMemory({ Q: Float32Array.of(1), K: Float32Array.of(0, Math.log(3)), V: Float32Array.of(4, 8), O: Float32Array.of(7), dO: Float32Array.of(1), L: Float32Array.of(Math.log(4)) }, shape, { Br: 1, Bc: 1 });
         const label = "flashBackwardTiled(mem, {B: 1, H: 1, Nq: 1, Nk: 2, d: 1}, {Br: 1, Bc: 1, scale: 1}) with Q = [1], K = [0, ln 3], V = [4, 8], O = [7], dO = [1], L = [ln 4]";
         const hint = `P = [1/4, 3/4]; ${SECTION} works this example`;
-        await callSafely(f, [mem, shape, { Br: 1, Bc: 1, scale: 1 }], { label, hint });
+        await callSafely(f, [facade(mem), shape, { Br: 1, Bc: 1, scale: 1 }], { label, hint });
         sameGradient("dV", mem, Float32Array.of(0.25, 0.75), label, hint);
         sameGradient("dK", mem, Float32Array.of(-0.75, 0.75), label, hint);
         sameGradient("dQ", mem, Float32Array.of(0.75 * Math.log(3)), label, hint);
@@ -110,8 +116,8 @@ export default defineExercise<F>({
         for (const [o, re] of [[{ Br: 0, Bc: 2 }, /\bBr\b/], [{ Br: 2, Bc: 1.5 }, /\bBc\b/], [{ Br: -1, Bc: 2 }, /\bBr\b/], [{ Br: 2, Bc: NaN }, /\bBc\b/]] as const) {
           const mem = createSlowMemory({ Q: z, K: z, V: z, O: z, dO: z, L: z }, shape, { Br: 2, Bc: 2 });
           const label = `flashBackwardTiled(mem, ${JSON.stringify(shape)}, ${JSON.stringify(o)})`;
-          await expectThrows(f, [mem, shape, o], re, { label, hint: "check o.Br and o.Bc before touching memory: integers >= 1" });
-          try { await f(mem, shape, o); } catch (e) {
+          await expectThrows(f, [facade(mem), shape, o], re, { label, hint: "check o.Br and o.Bc before touching memory: integers >= 1" });
+          try { await f(facade(mem), shape, o); } catch (e) {
             if ((e as Error)?.name !== "RangeError") fail(`${label} threw a ${(e as Error)?.name}, the contract asks for a RangeError`, "throw new RangeError(…)");
           }
           if (Object.values(mem.reads).some((n) => n > 0)) fail(`${label} read slow memory before rejecting the tile sizes`, "validate o.Br and o.Bc first");
