@@ -15,7 +15,7 @@ describe("main(argv) — the estimate CLI", () => {
     const out = JSON.parse(r.stdout);
     expect(out.params).toBe(PSI_13B);
     expect(out.perGpu).toEqual({
-      parameters: 2 * PSI_13B, gradients: (2 * PSI_13B) / 8, optimizerStates: (12 * PSI_13B) / 8,
+      parameters: 2 * PSI_13B, gradients: (2 * PSI_13B) / 8, optimizerStates: (12 * PSI_13B) / 8, gradientBuckets: 0,
       activations: 40 * 2 * 2048 * 8 * 5120, total: 2 * PSI_13B + (14 * PSI_13B) / 8 + 40 * 2 * 2048 * 8 * 5120,
     });
   });
