@@ -25,11 +25,14 @@ export type Target = "q_proj" | "k_proj" | "v_proj" | "o_proj" | "gate_proj" | "
  * gate_proj and up_proj h → I, down_proj I → h.
  * A target listed twice counts once. Check yourself: Llama-2-7B with r = 8 on
  * q_proj and v_proj has 4,194,304 trainable parameters (what PEFT prints).
+ * Errors (RangeError): `rank must be an integer >= 1, got 0`; an unknown target,
+ * `unknown LoRA target "qkv_proj"; targets: q_proj, …`.
  *
  * @param shape the config fields above (do not modify it)
  * @param rank r, a positive integer
  * @param targets the adapted layers of every block
  * @returns the number of trainable parameters
+ * @throws RangeError as above
  */
 export function loraParameters(shape: LlamaShape, rank: number, targets: Target[]): number {
   return notImplemented("2.4");
