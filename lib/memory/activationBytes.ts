@@ -37,8 +37,9 @@ function checkInt(name: string, v: number, min: number): void {
  * With 2-byte activations and 1-byte dropout masks, a GPT layer stores
  * sbh·34 + 5·a·s²·b bytes: of the 34, 10 (two norm inputs, the attention and
  * MLP inputs, two dropout masks) are replicated across tensor-parallel ranks
- * and 24 are split by t; the 5as²b of the attention scores, softmax and its
- * dropout are split by t. Variants: tensor parallel sbh(10 + 24/t + 5as/(ht));
+ * and 24 are split by t; the 5as²b of attention (softmax output 2as²b, its
+ * dropout mask as²b and the dropped-out probabilities 2as²b; the raw scores
+ * QKᵀ are not stored) are split by t. Variants: tensor parallel sbh(10 + 24/t + 5as/(ht));
  * + sequence parallel sbh(34/t + 5as/(ht)); selective recomputation drops the
  * 5as/(ht) term; full recomputation keeps only the layer input, 2sbh (2sbh/t
  * with sequence parallelism). For 4-byte activations each 2-byte element

@@ -104,7 +104,7 @@ function flashStored(recompute: Recompute, attention: Attention): Recompute {
  * @param gpuBytes usable bytes of one GPU (e.g. 80 · 2^30)
  * @returns true when `estimate.peak.total <= gpuBytes`
  * @throws RangeError `gpuBytes must be a finite number > 0, got 0`
- * @example fitsInMemory(estimateMemory(notesRunZero2), 80 * GiB) // true: peak 65.61 GiB
+ * @example fitsInMemory(estimateMemory({ arch: llama2_13b, numGpus: 8, zeroStage: 2, precision: "fp16", optimizer: "adamw", microBatch: 8, seqLen: 2048, recompute: "full" }), 80 * GiB) // true: peak 65.61 GiB
  * @see {@link PeakEstimate}
  */
 export function fitsInMemory(estimate: Pick<MemoryEstimate, "peak">, gpuBytes: number): boolean {
