@@ -65,6 +65,13 @@ describe("estimateMemory(setup).peak — the transient lines", () => {
     expect(() => estimateMemory({ ...run, attention: "sdpa" as "flash" })).toThrow(/attention must be eager or flash, got "sdpa"/);
   });
 
+  it("the fp32 softmax line is for Llama-style eager attention only (GPT-2's eager softmax keeps the input dtype)", () => {
+    const gpt2 = parseModelConfig(loadPresetText("gpt2"));
+    const r = estimateMemory({ arch: gpt2, numGpus: 1, zeroStage: 0, precision: "bf16", optimizer: "adamw", microBatch: 8, seqLen: 1024 });
+    expect(r.peak.lines.map((l) => l.name)).toEqual(["logitsFp32"]);
+    expect(r.peak.lines[0]!.bytes).toBe(8 * 8 * 1024 * 50257);
+  });
+
   it("peakBytes adds the always lines and the larger phase only", () => {
     const L = (bytes: number, phase: "always" | "output" | "layer") => ({ name: "x", bytes, phase, what: "", source: "" });
     expect(peakBytes(100, [L(5, "always"), L(30, "output"), L(10, "layer"), L(15, "layer")])).toBe(135);

@@ -68,8 +68,8 @@ export interface TransientOptions {
  *   whole layer, sbh(34 + 5as/h) bytes eager or 34·sbh with FlashAttention
  *   (Korthikanti et al. 2022, §4.1 Eq. 1 and §5); with selective recomputation
  *   the attention core of one layer, 5as²b; with none, nothing is rebuilt.
- * - attentionScoresFp32 (layer, eager only): the fp32 softmax output of one
- *   layer, 4·a·s²·b/t bytes, before it is cast back to 16 bits.
+ * - attentionScoresFp32 (layer, eager attention of Llama-style models): the fp32
+ *   softmax output of one layer, 4·a·s²·b/t bytes, before it is cast back to 16 bits.
  * - logitsFp32 (output): the fp32 logits and their gradient, 2 · 4·b·s·V/t.
  * - gatheredLayer (always, ZeRO-3): the largest layer's gathered 16-bit weights
  *   and gradients, DeepSpeed's `4 * largest_layer_params`.
@@ -80,7 +80,7 @@ export interface TransientOptions {
  * @example transientBytes({ arch: llama2_13b, paramsPerShard: 13015864320, seqLen: 2048, microBatch: 8, tensorParallel: 1, sequenceParallel: false,
  *   recompute: "full", attention: "eager", bytesPerElement: 2, zeroStage: 2, gatheredBytesPerParam: 4, largestLayerParams: 163840000, autocastCasts: false })
  *   .map((l) => l.bytes) // [9563013120 (8.91 GiB), 5368709120 (5.00 GiB), 4194304000 (3.91 GiB)]
- * @see Korthikanti et al. 2022, §4.1 and §5; Hugging Face `modeling_llama.py` (`# upcast attention to fp32`, `logits.float()`);
+ * @see Korthikanti et al. 2022, §4.1 and §5; Hugging Face `modeling_llama.py` (`# upcast attention to fp32`) and `loss_utils.py` (`logits.float()`);
  *   DeepSpeed docs, "Memory Requirements" (`largest_layer_memory = 4*largest_layer_params`); PyTorch `autocast_mode.cpp` (cached casts)
  */
 export function transientBytes(o: TransientOptions): TransientLine[] {
@@ -103,7 +103,8 @@ export function transientBytes(o: TransientOptions): TransientLine[] {
         source: "Korthikanti et al. 2022, §4.1 (Eq. 1) and §5",
       });
     }
-    if (o.attention === "eager") {
+    // Verified for Llama-style models (HF's Llama/Mistral eager attention upcasts the softmax); GPT-2's eager path keeps the input dtype.
+    if (o.attention === "eager" && o.arch.family === "llama") {
       lines.push({
         name: "attentionScoresFp32", bytes: Math.ceil((4 * a * s * s * b) / t), phase: "layer",
         what: "one layer's softmax computed in fp32, 4·a·s²·b, before its cast back to 16 bits",
@@ -113,7 +114,7 @@ export function transientBytes(o: TransientOptions): TransientLine[] {
     lines.push({
       name: "logitsFp32", bytes: Math.ceil((2 * 4 * b * s * V) / t), phase: "output",
       what: "fp32 logits and their gradient at the output, 2 · 4·b·s·V",
-      source: "Hugging Face LlamaForCausalLM (logits upcast to fp32 for the loss); cross-entropy's gradient has the logits' shape",
+      source: "Hugging Face loss_utils.py ForCausalLMLoss (logits upcast to fp32 for the loss); cross-entropy's gradient has the logits' shape",
     });
   }
   if (o.zeroStage === 3) {
