@@ -33,6 +33,30 @@ const precision: Correction[] = [
 
 // ── memory ─────────────────────────────────────────────────
 const memory: Correction[] = [
+  {
+    id: "stage-ordering", chapter: "memory", title: "the stage ordering",
+    claim: "Speed: Stage 0 > 1 > 1+Offload > 2 > 2+Offload > 3 > 3+Offload; memory consumption (显存消耗): Stage 0 < 1 < … < 3+Offload.",
+    correction: "The second line is the order of memory efficiency: consumption runs the other way. Hugging Face's guide gives Stage 0 (DDP) > 1 > 2 > 2 + offload > 3 > 3 + offloads for speed, 'in general', with no 1 + offload. The notes' own benchmark contradicts the speed order: ZeRO-2, ZeRO-3 and ZeRO-3 + offload all ran faster than their DDP baseline.",
+    source: "Hugging Face Transformers, DeepSpeed integration guide, 'How to Choose Which ZeRO Stage and Offloads To Use For Best Performance'; the notes' benchmark (train_samples_per_second)",
+  },
+  {
+    id: "3d-parallelism", chapter: "memory", title: "3D parallelism",
+    claim: "ZeRO's three stages are '3D parallelism' (3D parallelism / 3D并行).",
+    correction: "3D parallelism combines data, tensor and pipeline parallelism. The ZeRO stages are three levels of partitioning inside the data-parallel dimension.",
+    source: "Narayanan et al. 2021 (Megatron-LM, SC21), §1; DeepSpeed blog, 3D parallelism (2020)",
+  },
+  {
+    id: "zero3-communication", chapter: "memory", title: "ZeRO-3 gathers parameters for every layer, twice per step",
+    claim: "Stage 3 adds 'one broadcast each round' (每一轮加上一次broadcast) to send the parameters to every device.",
+    correction: "The paper's own word is broadcast (§5.3, §7.2.2): the owner of each partition broadcasts it, and together these make an all-gather. It happens for every layer, in forward and again in backward, and the gathered parameters are freed after use: not once per round. Volume 3Ψ against 2Ψ for data parallelism. DeepSpeed implements it with all-gather.",
+    source: "Rajbhandari et al. 2019 (ZeRO), §5.3 and §7.2.2",
+  },
+  {
+    id: "mixed-precision-model-states", chapter: "memory", title: "mixed precision does not shrink model states",
+    claim: "The budget is 4P (weights) + 4P (gradients) + 8P (Adam) bytes 'if stored in FP32', and mixed-precision training (使用混合精度训练) is listed as a way out when memory runs short.",
+    correction: "Mixed precision leaves the model states at 16 bytes per parameter in both designs: 2 + 2 + 12 in DeepSpeed/Megatron (16-bit model, fp32 master copy in the optimizer), 4 + 4 + 8 under PyTorch AMP (fp32 weights and gradients) plus 16-bit weight casts and DDP's gradient buckets. It shrinks activations and speeds up matrix multiplies.",
+    source: "Rajbhandari et al. 2019 (ZeRO), §3.1; PyTorch autocast_mode.cpp (weight-cast cache) and DistributedDataParallel (gradient_as_bucket_view)",
+  },
 ];
 
 // ── accumulation-checkpointing ─────────────────────────────

@@ -1,47 +1,80 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, expectThrows, property } from "../harness/index.js";
+import { defineExercise, expectSame, fail, property } from "../harness/index.js";
 import { activationBytesPerLayer as lib } from "../../lib/memory/index.js";
 import type { activationBytesPerLayer, LayerSetting } from "./activation-bytes.js";
 
 const reference: typeof activationBytesPerLayer = (o) => lib(o);
 const gpt3: LayerSetting = { seqLen: 2048, microBatch: 1, hiddenSize: 12288, numHeads: 96, tensorParallel: 1, sequenceParallel: false, recompute: "none" };
+const SECTION = "the chapter's \"Activations\" section";
+
+/** Passes when f throws a RangeError whose message matches `pattern` (the contract names the class and the message). */
+async function expectRangeError(f: typeof activationBytesPerLayer, o: LayerSetting, pattern: RegExp): Promise<void> {
+  const call = `activationBytesPerLayer(${JSON.stringify(o, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : v))})`;
+  const hint = "the stub's contract lists each error and its message";
+  let out: unknown;
+  try {
+    out = await f({ ...o });
+  } catch (e) {
+    const err = e as Error;
+    if (err?.name === "NotImplementedError") throw e;
+    if (err?.name !== "RangeError") fail(`${call} threw ${err?.name ?? typeof e}: ${err?.message}; the contract names a RangeError`, hint);
+    if (!pattern.test(err.message)) fail(`${call} threw "${err.message}", expected a message matching ${pattern}`, hint);
+    return;
+  }
+  fail(`${call} returned ${String(out)} instead of throwing a RangeError`, hint);
+}
 
 export default defineExercise({
   id: "2.3",
   title: "activation bytes per layer",
   chapter: "memory",
+  section: "activations",
   file: "exercises/memory/activation-bytes.ts",
   exportName: "activationBytesPerLayer",
   signature: "activationBytesPerLayer(o: LayerSetting): number",
   summary:
-    "Return the bytes one GPU stores for one transformer layer's backward pass after Korthikanti et al. 2022 (Table 2): sbh(10 + 24/t + 5as/(ht)) with tensor parallelism, everything divided by t with sequence parallelism, no 5as/(ht) term with selective recomputation, 2sbh with full recomputation.",
+    "Return the exact bytes one GPU stores for one transformer layer's backward pass after Korthikanti et al. 2022 (Table 2), with tensor parallelism, sequence parallelism and selective or full recomputation, rounded up once.",
   reference,
   checks: [
     { name: "GPT-3 175B, no parallelism: sbh(34 + 5as/h)", points: 1, run: async (f) => {
-        await expectSame(f, reference, [gpt3], { hint: "5as/h = 5·96·2048/12288 = 80 for GPT-3" });
+        await expectSame(f, reference, [gpt3], { hint: `${SECTION}: the count without parallelism, and what 5as/h is for GPT-3` });
     } },
     { name: "tensor parallel t = 8 (Table 2)", points: 2, run: async (f) => {
-        await expectSame(f, reference, [{ ...gpt3, tensorParallel: 8 }], { hint: "10 of the 34 (norm inputs, dropout masks, layer inputs) are not split by t" });
+        await expectSame(f, reference, [{ ...gpt3, tensorParallel: 8 }], { hint: `${SECTION}: which of the 34 tensor parallelism splits` });
     } },
     { name: "sequence parallelism splits the rest", points: 1, run: async (f) => {
-        await expectSame(f, reference, [{ ...gpt3, tensorParallel: 8, sequenceParallel: true }], { hint: "with sequence parallelism all 34 are divided by t" });
+        await expectSame(f, reference, [{ ...gpt3, tensorParallel: 8, sequenceParallel: true }], { hint: `${SECTION}: what sequence parallelism adds` });
     } },
     { name: "selective recomputation drops the attention term", points: 1, run: async (f) => {
-        await expectSame(f, reference, [{ ...gpt3, tensorParallel: 8, recompute: "selective" }], { hint: "the 5as/(ht) term is the softmax, its dropout and the scores: those are recomputed" });
+        await expectSame(f, reference, [{ ...gpt3, tensorParallel: 8, recompute: "selective" }], { hint: `${SECTION}: what selective recomputation recomputes` });
     } },
     { name: "full recomputation keeps the layer input", points: 1, run: async (f) => {
-        await expectSame(f, reference, [{ ...gpt3, tensorParallel: 8, recompute: "full" }], { hint: "2sbh bytes, not split by t unless sequence parallelism is on" });
-        await expectSame(f, reference, [{ ...gpt3, tensorParallel: 8, recompute: "full", sequenceParallel: true }]);
+        await expectSame(f, reference, [{ ...gpt3, tensorParallel: 8, recompute: "full" }], { hint: `${SECTION}: the last row of Table 2` });
+        await expectSame(f, reference, [{ ...gpt3, tensorParallel: 8, recompute: "full", sequenceParallel: true }], { hint: `${SECTION}: the last row of Table 2, with sequence parallelism` });
     } },
-    { name: "a TP size that does not divide the heads", points: 1, run: async (f) => {
-        await expectThrows(f, [{ ...gpt3, tensorParallel: 7 }], /tensorParallel/, { hint: "throw a RangeError naming tensorParallel" });
+    { name: "exact arithmetic: one rounding, at the end", points: 2, run: async (f) => {
+        // sbh(34 + 5as/h) in floating point: 116·(34 + 5/116) = 3949.0000000000005, whose ceiling is one byte too many.
+        await expectSame(f, reference, [{ seqLen: 1, microBatch: 1, hiddenSize: 116, numHeads: 1, tensorParallel: 1, sequenceParallel: false, recompute: "none" }], { hint: "the stub's convention: the exact value, rounded up once" });
+        // t = 3: the count is a fraction with denominator 3; the numerator must be exact.
+        await expectSame(f, reference, [{ seqLen: 3000, microBatch: 7, hiddenSize: 1000, numHeads: 9, tensorParallel: 3, sequenceParallel: false, recompute: "none" }], { hint: "the stub's convention: the exact value, rounded up once" });
+        // A numerator beyond 2^53: 5as²b with a = 96, s = 2^20, b = 8 (BigInt, or an order that stays exact).
+        await expectSame(f, reference, [{ seqLen: 2 ** 20, microBatch: 8, hiddenSize: 12288, numHeads: 96, tensorParallel: 3, sequenceParallel: false, recompute: "none" }], { hint: "the stub's convention: the exact value, rounded up once" });
+    } },
+    { name: "bad input: RangeError naming the field", points: 1, run: async (f) => {
+        await expectRangeError(f, { ...gpt3, tensorParallel: 7 }, /tensorParallel/);
+        await expectRangeError(f, { ...gpt3, seqLen: 0 }, /seqLen/);
+        await expectRangeError(f, { ...gpt3, microBatch: 1.5 }, /microBatch/);
+        await expectRangeError(f, { ...gpt3, hiddenSize: -12288 }, /hiddenSize/);
+        await expectRangeError(f, { ...gpt3, numHeads: Infinity }, /numHeads/);
+        await expectRangeError(f, { ...gpt3, tensorParallel: 0 }, /tensorParallel/);
+        await expectRangeError(f, { ...gpt3, seqLen: NaN }, /seqLen/);
     } },
     { name: "random settings", points: 2, run: (f) => property(
         fc.record({
           seqLen: fc.integer({ min: 1, max: 4096 }), microBatch: fc.integer({ min: 1, max: 8 }), headDim: fc.integer({ min: 1, max: 128 }),
-          heads: fc.integer({ min: 1, max: 16 }), tensorParallel: fc.constantFrom(1, 2, 4, 8), sequenceParallel: fc.boolean(),
+          heads: fc.integer({ min: 1, max: 16 }), tensorParallel: fc.constantFrom(1, 2, 3, 4, 6, 8), sequenceParallel: fc.boolean(),
           recompute: fc.constantFrom("none" as const, "selective" as const, "full" as const),
         }).map(({ headDim, heads, ...r }): LayerSetting => ({ ...r, numHeads: heads * r.tensorParallel, hiddenSize: heads * r.tensorParallel * headDim })),
-        async (o) => { await expectSame(f, reference, [o], { hint: "multiply before dividing (10·sbh + 24·sbh/t + 5·a·s²·b/t): sbh·(34 + 5as/h) picks up a rounding error that Math.ceil turns into a whole byte" }); }, { numRuns: 100 }) },
+        async (o) => { await expectSame(f, reference, [o], { hint: `${SECTION} for the formula; the stub's convention for the rounding` }); }, { numRuns: 100 }) },
   ],
 });

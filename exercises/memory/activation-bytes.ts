@@ -19,21 +19,28 @@ export interface LayerSetting {
 /**
  * Exercise 2.3 — activation bytes of one transformer layer (16-bit activations).
  *
- * Korthikanti et al. 2022, Table 2, with s, b, h, a, t as in {@link LayerSetting}:
- * - no recomputation: sbh·(10 + 24/t + 5as/(ht)); with sequence parallelism sbh·(34/t + 5as/(ht));
- * - selective recomputation: the same without the 5as/(ht) term;
- * - full recomputation: only the layer's input, 2sbh (2sbh/t with sequence parallelism).
- * With t = 1 the first line is the classic sbh·(34 + 5as/h).
- * Return Math.ceil of the bytes, computed with products before divisions,
- * e.g. 10·sbh + 24·sbh/t + 5·a·s²·b/t: written as sbh·(34 + 5as/h), floating
- * point gives 116·(34 + 5/116) = 3949.0000000000005, whose ceiling is one
- * byte too many. Throw a RangeError whose message contains
- * "tensorParallel" when t does not divide numHeads.
- * Check yourself: GPT-3 175B (s 2048, b 1, h 12288, a 96, t 1) gives 2048·12288·114 bytes.
+ * What: the bytes one GPU keeps for one GPT layer's backward pass, with
+ * 16-bit activations and 1-byte dropout masks, after Korthikanti et al. 2022
+ * (§4.1 and Table 2 of §5), for the setting {@link LayerSetting}: tensor
+ * parallelism t, Megatron sequence parallelism, and recomputation none,
+ * selective or full. The chapter's "Activations" section derives each term
+ * and gives the table; use its notation (s, b, h, a, t).
+ *
+ * Convention: the exact count is a rational number whose only denominator is
+ * t; return its ceiling, computed exactly (integers kept below 2^53, or BigInt),
+ * so the result cannot depend on the order of the terms: a floating-point
+ * sum rounded along the way can land one byte off.
+ *
+ * Errors (RangeError, the message names the field): `tensorParallel (7) must
+ * divide numHeads (96)`; `seqLen must be an integer >= 1, got 0` (the same for
+ * microBatch, hiddenSize, numHeads, tensorParallel: non-integers, 0, negatives, NaN, Infinity).
+ *
+ * Example: GPT-3 175B (s 2048, b 1, h 12288, a 96, t 1, no recomputation)
+ * gives 2048·12288·(34 + 80) = 2,868,903,936 bytes.
  *
  * @param o the layer setting (do not modify it)
  * @returns bytes one GPU keeps for this layer's backward pass (an integer)
- * @throws RangeError when tensorParallel does not divide numHeads
+ * @throws RangeError as above
  */
 export function activationBytesPerLayer(o: LayerSetting): number {
   return notImplemented("2.3");

@@ -14,13 +14,16 @@ const config = fc.record({
   layers: fc.integer({ min: 1, max: 12 }), vocab: fc.integer({ min: 1, max: 1000 }), inter: fc.integer({ min: 1, max: 512 }), tied: fc.boolean(),
 }).map(({ kv, group, headDim, layers, vocab, inter, tied }): LlamaConfig => ({
   vocab_size: vocab, hidden_size: kv * group * headDim, intermediate_size: inter, num_hidden_layers: layers,
-  num_attention_heads: kv * group, num_key_value_heads: kv, tie_word_embeddings: tied,
+  num_attention_heads: kv * group,
+  // optional fields left out as real configs do: no num_key_value_heads without GQA, no tie_word_embeddings when untied
+  ...(group === 1 ? {} : { num_key_value_heads: kv }), ...(tied ? { tie_word_embeddings: true } : {}),
 }));
 
 export default defineExercise({
   id: "2.1",
   title: "count parameters from a config.json",
   chapter: "memory",
+  section: "parameters-from-a-config-json",
   file: "exercises/memory/count-parameters.ts",
   exportName: "countParameters",
   signature: "countParameters(config: LlamaConfig): number",
@@ -29,21 +32,21 @@ export default defineExercise({
   reference,
   checks: [
     { name: "Llama-2-13B (published 13,015,864,320)", points: 2, run: async (f) => {
-        await expectCall(f, [llama2_13b], 13_015_864_320, { hint: "per layer 4h² + 3h·I + 2h; plus embedding, lm_head and the final norm" });
+        await expectCall(f, [llama2_13b], 13_015_864_320, { hint: "see the section \"Parameters from a config.json\": every part of a block, and what comes outside the blocks" });
     } },
     { name: "grouped-query attention (Llama-2-70B, Mistral-7B)", points: 2, run: async (f) => {
-        await expectCall(f, [llama2_70b], 68_976_648_192, { hint: "k_proj and v_proj have num_key_value_heads × head_dim outputs, not hidden_size" });
-        await expectCall(f, [mistral7b], 7_241_732_096, { hint: "Mistral-7B has 8 KV heads for 32 query heads" });
+        await expectCall(f, [llama2_70b], 68_976_648_192, { hint: "see the section \"Parameters from a config.json\" on grouped-query attention" });
+        await expectCall(f, [mistral7b], 7_241_732_096, { hint: "see the section \"Parameters from a config.json\" on grouped-query attention" });
     } },
     { name: "tied embeddings count the matrix once", points: 1, run: async (f) => {
-        await expectSame(f, reference, [{ ...llama2_13b, tie_word_embeddings: true }], { hint: "with tie_word_embeddings the lm_head is the embedding: do not add V·h twice" });
+        await expectSame(f, reference, [{ ...llama2_13b, tie_word_embeddings: true }], { hint: "see the section \"Parameters from a config.json\" on tie_word_embeddings" });
     } },
     { name: "missing optional fields take their defaults", points: 1, run: async (f) => {
         const { num_key_value_heads: _kv, tie_word_embeddings: _tied, ...bare } = llama2_13b;
-        await expectSame(f, reference, [bare as LlamaConfig], { hint: "no num_key_value_heads means one KV head per query head; no tie_word_embeddings means untied" });
+        await expectSame(f, reference, [bare as LlamaConfig], { hint: "the stub's LlamaConfig says what a missing field means" });
     } },
     { name: "random small configs", points: 2, run: (f) => property(config, async (c) => {
-        await expectSame(f, reference, [c], { hint: "compare your per-layer count with 4 matrices of attention, 3 of MLP, 2 norms" });
+        await expectSame(f, reference, [c], { hint: "see the section \"Parameters from a config.json\"; random configs also leave the optional fields out" });
     }, { numRuns: 60 }) },
   ],
 });

@@ -16,20 +16,18 @@ export interface LlamaConfig {
 /**
  * Exercise 2.1 — count the parameters of a Llama-style model from its config.json.
  *
- * Return what `sum(p.numel() for p in model.parameters())` gives for
- * `LlamaForCausalLM` built from `config`:
- * - token embedding: vocab_size × hidden_size;
- * - per layer (num_hidden_layers of them), with h = hidden_size, d = h / num_attention_heads:
- *   q_proj h × (heads·d), k_proj and v_proj h × (kv_heads·d), o_proj (heads·d) × h, no biases;
- *   gate_proj and up_proj h × intermediate_size, down_proj intermediate_size × h;
- *   two RMSNorms with h gains each;
- * - a final RMSNorm (h);
- * - lm_head vocab_size × h, unless tie_word_embeddings is true (then it is the embedding, counted once).
+ * What: the number `sum(p.numel() for p in model.parameters())` prints for
+ * Hugging Face's `LlamaForCausalLM` built from `config` (a tensor shared by two
+ * modules counted once). Which modules a Llama block has, and their shapes,
+ * are derived in the chapter's "Parameters from a config.json" section (source:
+ * `modeling_llama.py` in transformers); Llama blocks have no biases.
  *
- * Edge cases: num_key_value_heads missing → equal to num_attention_heads;
- * tie_word_embeddings missing → false. Check yourself: Llama-2-13B's config gives
- * 13,015,864,320. Read: the Llama modeling code in transformers
- * (`modeling_llama.py`), and the chapter's "Parameters from a config.json" section.
+ * Convention: head_dim = hidden_size / num_attention_heads. Optional fields may
+ * be missing, as in real files: no `num_key_value_heads` means as many KV heads
+ * as query heads; no `tie_word_embeddings` means false (Llama's default).
+ *
+ * Example: Llama-2-13B's config (vocab 32000, hidden 5120, intermediate 13824,
+ * 40 layers, 40 heads) gives 13,015,864,320, the published count.
  *
  * @param config the config fields above (do not modify it)
  * @returns the parameter count, an integer

@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { defineExercise, expectCall, expectSame, property } from "../harness/index.js";
+import { defineExercise, expectCall, expectSame, fail, property } from "../harness/index.js";
 import { loraEstimate, parseModelConfig, type LoraTarget } from "../../lib/memory/index.js";
 import type { loraParameters, LlamaShape, Target } from "./lora-parameters.js";
 
@@ -14,6 +14,7 @@ export default defineExercise({
   id: "2.4",
   title: "LoRA trainable parameters",
   chapter: "memory",
+  section: "lo-ra",
   file: "exercises/memory/lora-parameters.ts",
   exportName: "loraParameters",
   signature: "loraParameters(shape: LlamaShape, rank: number, targets: Target[]): number",
@@ -33,6 +34,26 @@ export default defineExercise({
     { name: "a target listed twice counts once", points: 1, run: async (f) => {
         await expectSame(f, reference, [llama2_7b, 8, ["q_proj", "q_proj"]], { hint: "PEFT adapts a module once, however often it is named" });
     } },
+    { name: "a missing num_key_value_heads means no grouped-query attention", points: 1, run: async (f) => {
+        const { num_key_value_heads: _kv, ...bare } = mistral7b;
+        await expectSame(f, reference, [bare as LlamaShape, 8, ["k_proj", "v_proj"]], { hint: "the stub's LlamaShape says what a missing num_key_value_heads means" });
+    } },
+    { name: "bad rank or target: RangeError naming it", points: 1, run: async (f) => {
+        const cases: [number, Target[], RegExp][] = [[0, ["q_proj"], /rank/], [2.5, ["q_proj"], /rank/], [NaN, ["q_proj"], /rank/], [8, ["qkv_proj" as Target], /qkv_proj/]];
+        for (const [rank, targets, pattern] of cases) {
+          const call = `loraParameters(llama2_7b, ${rank}, ${JSON.stringify(targets)})`;
+          let out: unknown;
+          try {
+            out = await f({ ...llama2_7b }, rank, [...targets]);
+          } catch (e) {
+            const err = e as Error;
+            if (err?.name === "NotImplementedError") throw e;
+            if (err?.name !== "RangeError" || !pattern.test(err.message)) fail(`${call} threw ${err?.name}: "${err?.message}", expected a RangeError matching ${pattern}`, "the stub's contract lists the errors");
+            continue;
+          }
+          fail(`${call} returned ${String(out)} instead of throwing a RangeError`, "the stub's contract lists the errors");
+        }
+    } },
     { name: "random shapes, ranks and targets", points: 2, run: (f) => property(
         fc.record({
           kv: fc.integer({ min: 1, max: 8 }), group: fc.integer({ min: 1, max: 4 }), headDim: fc.integer({ min: 1, max: 64 }),
@@ -40,7 +61,8 @@ export default defineExercise({
           targets: fc.subarray(ALL, { minLength: 1 }),
         }),
         async ({ kv, group, headDim, layers, inter, rank, targets }) => {
-          const shape: LlamaShape = { hidden_size: kv * group * headDim, intermediate_size: inter, num_hidden_layers: layers, num_attention_heads: kv * group, num_key_value_heads: kv };
+          // group 1 omits num_key_value_heads (it equals the heads): an optional field left out, as real configs do
+          const shape: LlamaShape = { hidden_size: kv * group * headDim, intermediate_size: inter, num_hidden_layers: layers, num_attention_heads: kv * group, ...(group === 1 ? {} : { num_key_value_heads: kv }) };
           await expectSame(f, reference, [shape, rank, targets]);
         }, { numRuns: 80 }) },
   ],

@@ -16,20 +16,27 @@ export type Target = "q_proj" | "k_proj" | "v_proj" | "o_proj" | "gate_proj" | "
 /**
  * Exercise 2.4 — trainable parameters of LoRA.
  *
- * LoRA (Hu et al. 2021, §4) adds, beside a frozen linear layer W of shape
- * in × out, two matrices A (in × r) and B (r × out); only A and B train, so
- * each adapted layer adds r·(in + out) parameters. In every one of the
- * num_hidden_layers blocks, with h = hidden_size, d = h / num_attention_heads,
- * k = num_key_value_heads, I = intermediate_size:
- * q_proj h → a·d, k_proj and v_proj h → k·d, o_proj a·d → h,
- * gate_proj and up_proj h → I, down_proj I → h.
- * A target listed twice counts once. Check yourself: Llama-2-7B with r = 8 on
- * q_proj and v_proj has 4,194,304 trainable parameters (what PEFT prints).
+ * What: how many parameters train when LoRA (Hu et al. 2021, §4) adapts the
+ * listed linear layers of every block of a Llama-style model with rank r,
+ * the rest frozen: the number PEFT's `print_trainable_parameters()` prints.
+ * What LoRA adds beside one linear layer is in the chapter's "LoRA" section;
+ * the shape (in → out) of each named layer of a Llama block follows from the
+ * "Parameters from a config.json" section (head_dim = hidden_size / num_attention_heads).
+ *
+ * Convention: a target listed twice is adapted once. A missing
+ * `num_key_value_heads` means as many KV heads as query heads.
+ *
+ * Errors (RangeError): `rank must be an integer >= 1, got 0`; an unknown target,
+ * `unknown LoRA target "qkv_proj"; targets: q_proj, …`.
+ *
+ * Example: Llama-2-7B (hidden 4096, 32 layers, 32 heads) with r = 8 on q_proj
+ * and v_proj has 4,194,304 trainable parameters.
  *
  * @param shape the config fields above (do not modify it)
  * @param rank r, a positive integer
  * @param targets the adapted layers of every block
  * @returns the number of trainable parameters
+ * @throws RangeError as above
  */
 export function loraParameters(shape: LlamaShape, rank: number, targets: Target[]): number {
   return notImplemented("2.4");

@@ -8,7 +8,14 @@ const [s, b, h, a, t] = [2048, 1, 12288, 96, 8];
 const sbh = s * b * h;
 
 describe("activationBytesPerLayer(options)", () => {
-  it("has 5as/h = 80 for GPT-3 175B (Korthikanti §4.1), against 34 for the rest", () => {
+  it("rounds once, at the end, in exact integers: sbh(34 + 5as/h) in floating point would give 3949.0000000000005 → 3950", () => {
+    expect(116 * (34 + 5 / 116)).toBeGreaterThan(3949); // the float trap the exact count avoids
+    expect(activationBytesPerLayer({ seqLen: 1, microBatch: 1, hiddenSize: 116, numHeads: 1 })).toBe(3949);
+    // t = 3, sbh = 3, a = 3: (10·3·sbh + 24·sbh + 5as²b) / 3, one division
+    expect(activationBytesPerLayer({ seqLen: 1, microBatch: 1, hiddenSize: 3, numHeads: 3, tensorParallel: 3 })).toBe(Math.ceil((10 * 3 * 3 + 24 * 3 + 5 * 3) / 3));
+  });
+
+  it("has 5as/h = 80 for GPT-3 175B (Korthikanti §5), against 34 for the rest", () => {
     // The 5as/h term is what selective recomputation drops (t = 1); the paper prints 80 for GPT-3 175B.
     expect(activationBytesPerLayer(gpt3) - activationBytesPerLayer({ ...gpt3, recompute: "selective" })).toBe(80 * sbh);
     expect(activationBytesPerLayer(gpt3)).toBe(sbh * (34 + (5 * a * s) / h));

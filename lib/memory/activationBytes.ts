@@ -37,14 +37,17 @@ function checkInt(name: string, v: number, min: number): void {
  * With 2-byte activations and 1-byte dropout masks, a GPT layer stores
  * sbh·34 + 5·a·s²·b bytes: of the 34, 10 (two norm inputs, the attention and
  * MLP inputs, two dropout masks) are replicated across tensor-parallel ranks
- * and 24 are split by t; the 5as²b of the attention scores, softmax and its
- * dropout are split by t. Variants: tensor parallel sbh(10 + 24/t + 5as/(ht));
+ * and 24 are split by t; the 5as²b of attention (softmax output 2as²b, its
+ * dropout mask as²b and the dropped-out probabilities 2as²b; the raw scores
+ * QKᵀ are not stored) are split by t. Variants: tensor parallel sbh(10 + 24/t + 5as/(ht));
  * + sequence parallel sbh(34/t + 5as/(ht)); selective recomputation drops the
  * 5as/(ht) term; full recomputation keeps only the layer input, 2sbh (2sbh/t
  * with sequence parallelism). For 4-byte activations each 2-byte element
  * doubles and masks stay 1 byte: sbh(16e + 2) + as²b(2e + 1) with e = 4.
  * Convention: the GPT block of the paper (4h MLP, dropout) is used for every
- * family; embeddings, final norm, logits and loss are not included.
+ * family; embeddings, final norm, logits and loss are not included. The
+ * result is the exact ceiling of the exact rational byte count (one rounding,
+ * at the end; computed in integers, so it does not depend on the order of the terms).
  *
  * @param o see {@link ActivationOptions}
  * @returns bytes (an integer)
@@ -52,7 +55,7 @@ function checkInt(name: string, v: number, min: number): void {
  *   `tensorParallel (3) must divide numHeads (40)`
  * @example activationBytesPerLayer({ seqLen: 2048, microBatch: 1, hiddenSize: 12288, numHeads: 96 })
  *   // 2048·12288·(34 + 80) = 2,868,903,936 (GPT-3 175B, one layer, no parallelism)
- * @see Korthikanti et al. 2022, *Reducing Activation Recomputation in Large Transformer Models*, §4, Table 2
+ * @see Korthikanti et al. 2022, *Reducing Activation Recomputation in Large Transformer Models*, §4.1 (Eq. 1) and §5, Table 2
  */
 export function activationBytesPerLayer(o: ActivationOptions): number {
   checkInt("seqLen", o.seqLen, 1);
@@ -68,13 +71,17 @@ export function activationBytesPerLayer(o: ActivationOptions): number {
   if (!["none", "selective", "full"].includes(recompute)) throw new RangeError(`recompute must be none, selective or full, got ${JSON.stringify(recompute)}`);
   const sp = o.sequenceParallel ?? false;
   const { seqLen: s, microBatch: b, hiddenSize: h, numHeads: a } = o;
-  const sbh = s * b * h;
-  if (recompute === "full") return sp ? Math.ceil((e * sbh) / t) : e * sbh;
-  const replicated = 4 * e + 2; // 10 at e = 2: norm inputs, attention/MLP inputs, two dropout masks
-  const split = 12 * e; // 24 at e = 2: QKV, scores inputs, MLP inner activations …
-  const linear = sp ? ((replicated + split) * sbh) / t : replicated * sbh + (split * sbh) / t;
-  const attention = recompute === "selective" ? 0 : ((2 * e + 1) * a * s * s * b) / t; // 5as²b at e = 2
-  return Math.ceil(linear + attention);
+  // Exact integer arithmetic: every count is (an integer numerator) / t, rounded up once, at the end.
+  // BigInt keeps the numerator exact beyond 2^53, so the order of the terms cannot change the result.
+  const [S, B, H, A, T, E] = [s, b, h, a, t, e].map(BigInt) as [bigint, bigint, bigint, bigint, bigint, bigint];
+  const sbh = S * B * H;
+  const ceilDiv = (num: bigint, den: bigint) => Number((num + den - 1n) / den);
+  if (recompute === "full") return sp ? ceilDiv(E * sbh, T) : Number(E * sbh);
+  const replicated = 4n * E + 2n; // 10 at e = 2: norm inputs, attention/MLP inputs, two dropout masks
+  const split = 12n * E; // 24 at e = 2: QKV, scores inputs, MLP inner activations …
+  const linear = sp ? (replicated + split) * sbh : replicated * sbh * T + split * sbh; // × t
+  const attention = recompute === "selective" ? 0n : (2n * E + 1n) * A * S * S * B; // 5as²b at e = 2, × t / t
+  return ceilDiv(linear + attention, T);
 }
 
 /**

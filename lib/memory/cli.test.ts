@@ -15,7 +15,7 @@ describe("main(argv) — the estimate CLI", () => {
     const out = JSON.parse(r.stdout);
     expect(out.params).toBe(PSI_13B);
     expect(out.perGpu).toEqual({
-      parameters: 2 * PSI_13B, gradients: (2 * PSI_13B) / 8, optimizerStates: (12 * PSI_13B) / 8,
+      parameters: 2 * PSI_13B, gradients: (2 * PSI_13B) / 8, optimizerStates: (12 * PSI_13B) / 8, gradientBuckets: 0,
       activations: 40 * 2 * 2048 * 8 * 5120, total: 2 * PSI_13B + (14 * PSI_13B) / 8 + 40 * 2 * 2048 * 8 * 5120,
     });
   });
@@ -70,12 +70,52 @@ describe("main(argv) — the estimate CLI", () => {
     [["--model", "llama-2-13b", "--offload", "optimizer"], /--offload "optimizer" needs --zero >= 1/],
     [["--model", "no-such-model"], /neither a preset/],
     [[], /give --model/],
+    [["--model", "llama-2-13b", "--zero", "2", "--amp-design", "torch"], /--amp-design "torch" \(PyTorch AMP\) has no ZeRO partitioning: use --zero 0, got 2/],
+    [["--model", "llama-2-13b", "--amp-design", "apex"], /--amp-design must be one of deepspeed, torch, got "apex"/],
+    [["--model", "llama-2-13b", "--attention", "sdpa"], /--attention must be one of eager, flash, got "sdpa"/],
+    [["--model", "llama-2-13b", "--gpu-mem", "0"], /--gpu-mem must be an integer from 1/],
   ])("exits 2 naming the field on bad input %j", (argv, message) => {
     const r = main(argv as string[]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/NaN/);
+  });
+
+  it("prints the peak beside the steady state, each transient line with its source, and judges --gpu-mem by the peak", () => {
+    const r = main([...doneCriterion, "--gpu-mem", "80"]);
+    expect(r.stdout).toMatch(/steady total\s+51\.71/);
+    expect(r.stdout).toMatch(/recomputedLayer\s+8\.91/);
+    expect(r.stdout).toMatch(/attentionScoresFp32\s+5\.00/);
+    expect(r.stdout).toMatch(/logitsFp32\s+3\.91/);
+    expect(r.stdout).toMatch(/source: Korthikanti et al\. 2022/);
+    expect(r.stdout).toMatch(/peak total\s+65\.61/);
+    expect(r.stdout).toMatch(/Fits in 80 GiB per GPU: yes/);
+    // a steady state of 51.71 GiB "fits" 64 GiB, the peak does not
+    expect(main([...doneCriterion, "--gpu-mem", "64"]).stdout).toMatch(/Fits in 64 GiB per GPU: NO \(peak 65\.61 GiB; steady state 51\.71 GiB\)/);
+    const json = JSON.parse(main([...doneCriterion, "--gpu-mem", "64", "--json"]).stdout);
+    expect(json.fits).toBe(false);
+    expect(json.peak.total).toBe(70_452_099_840);
+    expect(json.peak.lines.map((l: { name: string }) => l.name)).toEqual(["recomputedLayer", "attentionScoresFp32", "logitsFp32"]);
+    expect(json.ampDesign).toBe("deepspeed");
+  });
+
+  it("--amp-design torch is PyTorch AMP with DDP: 4 + 4 + 8 bytes and the bucket copy, unless --bucket-view", () => {
+    const torch = ["--model", "llama-2-13b", "--gpus", "8", "--zero", "0", "--precision", "fp16", "--amp-design", "torch", "--json"];
+    const out = JSON.parse(main(torch).stdout).perGpu;
+    expect([out.parameters, out.gradients, out.optimizerStates, out.gradientBuckets]).toEqual([4 * PSI_13B, 4 * PSI_13B, 8 * PSI_13B, 4 * PSI_13B]);
+    expect(JSON.parse(main([...torch, "--bucket-view"]).stdout).perGpu.gradientBuckets).toBe(0);
+  });
+
+  it("full offload shows the GPU's gathered layer in the peak, not 0.00 GiB", () => {
+    const r = main(["--model", "llama-2-13b", "--gpus", "8", "--zero", "3", "--offload", "optimizer+params", "--precision", "fp16"]);
+    expect(r.stdout).toMatch(/gatheredLayer\s+0\.61/); // 4 bytes × 163,840,000 (the embedding)
+  });
+
+  it("says what the model is, and keeps the convention for --verbose", () => {
+    expect(main(["--params", "7.5e9"]).stdout).toMatch(/^Model: 7\.5e9 parameters \(7,500,000,000;/);
+    expect(main(["--params", "7.5e9"]).stdout).not.toMatch(/Convention:/);
+    expect(main(["--params", "7.5e9", "--verbose"]).stdout).toMatch(/Convention: Bytes per GPU/);
   });
 
   it("defaults --seq to GPT-2's n_positions (1024), the longest sequence its position table holds", () => {
@@ -85,7 +125,7 @@ describe("main(argv) — the estimate CLI", () => {
   it("--help lists every option with its default", () => {
     const r = main(["--help"]);
     expect(r.code).toBe(0);
-    for (const flag of ["--model", "--params", "--gpus", "--zero", "--offload", "--precision", "--optimizer", "--micro-batch", "--seq", "--recompute", "--tp", "--pp", "--json"]) {
+    for (const flag of ["--model", "--params", "--gpus", "--zero", "--offload", "--precision", "--optimizer", "--micro-batch", "--seq", "--recompute", "--tp", "--pp", "--attention", "--amp-design", "--bucket-view", "--gpu-mem", "--verbose", "--json"]) {
       expect(r.stdout).toContain(flag);
     }
   });

@@ -3,7 +3,9 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseModelConfig, type ModelArch } from "./parseModelConfig.js";
 import { estimateMemory, CONVENTION, type TrainingSetup } from "./estimateMemory.js";
-import type { Offload, OptimizerName, Precision, ZeroStage } from "./modelStateBytes.js";
+import { fitsInMemory } from "./estimateMemory.js";
+import type { AmpDesign, Offload, OptimizerName, Precision, ZeroStage } from "./modelStateBytes.js";
+import type { Attention } from "./peakMemory.js";
 import type { Recompute } from "./activationBytes.js";
 import { isPresetName, PRESET_NAMES } from "./presets.js";
 import { loadPresetText } from "./loadPreset.js";
@@ -42,7 +44,18 @@ Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
   --tp T             tensor-parallel size, divides the attention heads  (default 1)
   --pp P             pipeline-parallel size, divides the layers         (default 1)
   --sp               Megatron sequence parallelism (with --tp > 1)      (default off)
-  --json             print {params, perGpu: {parameters, gradients, optimizerStates, activations, total}} in bytes
+  --attention A      eager | flash (FlashAttention: no a·s² scores)     (default eager)
+  --amp-design D     deepspeed | torch                                  (default deepspeed)
+                       deepspeed: DeepSpeed/Megatron/apex O2, 16-bit weights and gradients,
+                         fp32 master inside the optimizer (2 + 2 + 12 bytes with Adam); the design
+                         ZeRO partitions, hence the default (every --zero stage is defined on it)
+                       torch: PyTorch AMP (torch.autocast, e.g. the HF Trainer's --fp16 without
+                         DeepSpeed): fp32 weights and .grad, Adam 8 (4 + 4 + 8), DDP's bucket copy
+                         of the gradients, 16-bit weight casts in forward; --zero 0 only
+  --bucket-view      DDP gradient_as_bucket_view=True (no bucket copy; torch design)
+  --gpu-mem G        GiB per GPU: also say whether the PEAK fits          (default: not judged)
+  --json             print {params, perGpu: {…, total}, peak: {lines, total}, …} in bytes
+  --verbose          also print the convention (what is and is not counted)
   --help             this text
 
 Exit status: 0 on success, 2 on bad input (the message names the field).
@@ -51,7 +64,7 @@ Exit status: 0 on success, 2 on bad input (the message names the field).
 class UsageError extends Error {}
 
 /** Largest value each count flag accepts: far beyond any real run, small enough that byte counts stay exact integers. */
-const MAX: Record<string, number> = { params: 1e15, gpus: 2 ** 20, "micro-batch": 2 ** 16, seq: 2 ** 24, tp: 2 ** 12, pp: 2 ** 12 };
+const MAX: Record<string, number> = { "gpu-mem": 2 ** 20, params: 1e15, gpus: 2 ** 20, "micro-batch": 2 ** 16, seq: 2 ** 24, tp: 2 ** 12, pp: 2 ** 12 };
 
 function count(flag: string, v: string | undefined, fallback: number, min: number): number {
   if (v === undefined) return fallback;
@@ -104,24 +117,38 @@ function loadArch(model: string): ModelArch {
   }
 }
 
-function table(label: string, setup: TrainingSetup, r: ReturnType<typeof estimateMemory>): string {
+function table(label: string, setup: TrainingSetup, r: ReturnType<typeof estimateMemory>, gpuGiB: number | undefined, verbose: boolean): string {
   const rows: [string, number][] = [
     ["parameters", r.perGpu.parameters], ["gradients", r.perGpu.gradients], ["optimizerStates", r.perGpu.optimizerStates],
-    ["activations", r.perGpu.activations], ["total", r.perGpu.total],
+    ...(r.perGpu.gradientBuckets > 0 ? [["gradientBuckets", r.perGpu.gradientBuckets] as [string, number]] : []),
+    ["activations", r.perGpu.activations], ["steady total", r.perGpu.total],
   ];
+  const phase = { always: "always", output: "at the output", layer: "one layer" } as const;
   const t = setup.tensorParallel ?? 1;
   const p = setup.pipelineParallel ?? 1;
   const lines = [
-    `Model: ${label} (${r.params.toLocaleString("en-US")} parameters)`,
+    label,
     `Setup: ${setup.numGpus} GPU${setup.numGpus === 1 ? "" : "s"} (data ${r.dataParallel} × tensor ${t} × pipeline ${p}), ZeRO-${setup.zeroStage}` +
       `${setup.offload && setup.offload !== "none" ? ` + offload ${setup.offload}` : ""}, ${setup.precision}, ${setup.optimizer}, ` +
-      `micro-batch ${setup.microBatch}, seq ${setup.seqLen}, recompute ${setup.recompute ?? "none"}${setup.sequenceParallel ? ", sequence parallel" : ""}`,
+      `micro-batch ${setup.microBatch}, seq ${setup.seqLen}, recompute ${setup.recompute ?? "none"}${setup.sequenceParallel ? ", sequence parallel" : ""}, ` +
+      `${setup.attention ?? "eager"} attention, amp design ${setup.ampDesign ?? "deepspeed"}`,
     "",
     `${"component".padEnd(18)}${"GiB per GPU".padStart(12)}`,
     ...rows.map(([k, v]) => `${k.padEnd(18)}${formatGiB(v).padStart(12)}`),
   ];
   if (r.cpuBytesPerGpu > 0) lines.push(`${"(CPU, offloaded)".padEnd(18)}${formatGiB(r.cpuBytesPerGpu).padStart(12)}`);
-  lines.push("", ...r.notes.map((n) => `Note: ${n}`), `Convention: ${CONVENTION}`);
+  lines.push("", "Transient, on top of the steady state (the output and one-layer phases do not overlap; the larger counts):");
+  for (const l of r.peak.lines) {
+    lines.push(`+ ${l.name.padEnd(20)}${formatGiB(l.bytes).padStart(8)}  (${phase[l.phase]}) ${l.what}`, `${"".padEnd(32)}source: ${l.source}`);
+  }
+  if (r.peak.lines.length === 0) lines.push("  (none known)");
+  lines.push(`${"peak total".padEnd(18)}${formatGiB(r.peak.total).padStart(12)}`);
+  if (gpuGiB !== undefined) {
+    const fits = fitsInMemory(r, gpuGiB * 2 ** 30);
+    lines.push(`Fits in ${gpuGiB} GiB per GPU: ${fits ? "yes" : "NO"} (peak ${formatGiB(r.peak.total)} GiB; steady state ${formatGiB(r.perGpu.total)} GiB)`);
+  }
+  lines.push("", ...r.notes.map((n) => `Note: ${n}`));
+  lines.push(verbose ? `Convention: ${CONVENTION}` : "Not counted: CUDA context, other buffers, fragmentation (--verbose for the convention).");
   return lines.join("\n") + "\n";
 }
 
@@ -148,6 +175,8 @@ export function main(argv: readonly string[]): CliResult {
         offload: { type: "string" }, precision: { type: "string" }, optimizer: { type: "string" },
         "micro-batch": { type: "string" }, seq: { type: "string" }, recompute: { type: "string" },
         tp: { type: "string" }, pp: { type: "string" }, sp: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean" },
+        attention: { type: "string" }, "amp-design": { type: "string" }, "bucket-view": { type: "boolean" }, "gpu-mem": { type: "string" },
+        verbose: { type: "boolean" },
       },
     });
     if (values.help) return { code: 0, stdout: HELP, stderr: "" };
@@ -168,7 +197,11 @@ export function main(argv: readonly string[]): CliResult {
       tensorParallel: count("tp", values.tp, 1, 1),
       pipelineParallel: count("pp", values.pp, 1, 1),
       sequenceParallel: values.sp ?? false,
+      attention: choice<Attention>("attention", values.attention, ["eager", "flash"], "eager"),
+      ampDesign: choice<AmpDesign>("amp-design", values["amp-design"], ["deepspeed", "torch"], "deepspeed"),
+      gradientAsBucketView: values["bucket-view"] ?? false,
     };
+    const gpuGiB = values["gpu-mem"] !== undefined ? count("gpu-mem", values["gpu-mem"], 0, 1) : undefined;
     if (setup.zeroStage > 3) throw new UsageError(`--zero must be 0, 1, 2 or 3, got ${JSON.stringify(values.zero)}`);
     if (arch && arch.learnedPositions > 0 && setup.seqLen > arch.learnedPositions) {
       throw new UsageError(`--seq (${setup.seqLen}) exceeds the model's n_positions (${arch.learnedPositions}): its learned position table has no rows beyond that`);
@@ -183,10 +216,17 @@ export function main(argv: readonly string[]): CliResult {
       throw new UsageError(`the estimate exceeds 2^53 bytes (8 PiB) per GPU, beyond exact integers: reduce --seq or --micro-batch`);
     }
     if (values.json) {
-      const out = { params: r.params, perGpu: r.perGpu, dataParallel: r.dataParallel, cpuBytesPerGpu: r.cpuBytesPerGpu, notes: r.notes, convention: CONVENTION };
+      const out = {
+        params: r.params, perGpu: r.perGpu, peak: r.peak, dataParallel: r.dataParallel, cpuBytesPerGpu: r.cpuBytesPerGpu,
+        ...(gpuGiB !== undefined ? { gpuBytes: gpuGiB * 2 ** 30, fits: fitsInMemory(r, gpuGiB * 2 ** 30) } : {}),
+        ampDesign: setup.ampDesign, notes: r.notes, convention: CONVENTION,
+      };
       return { code: 0, stdout: JSON.stringify(out, null, 2) + "\n", stderr: "" };
     }
-    return { code: 0, stdout: table(values.model ?? "--params", setup, r), stderr: "" };
+    const label = values.model !== undefined
+      ? `Model: ${values.model} (${r.params.toLocaleString("en-US")} parameters${values.params !== undefined ? ", from --params" : ""})`
+      : `Model: ${values.params} parameters (${r.params.toLocaleString("en-US")}; no config.json, so no activations)`;
+    return { code: 0, stdout: table(label, setup, r, gpuGiB, values.verbose ?? false), stderr: "" };
   } catch (e) {
     const msg = (e as Error).message;
     return { code: 2, stdout: "", stderr: `estimate: ${msg}\nRun with --help for the options.\n` };
@@ -197,7 +237,7 @@ export function main(argv: readonly string[]): CliResult {
 function cliNames(message: string): string {
   return message
     .replace(/\bnumGpus\b/g, "--gpus").replace(/\btensorParallel\b/g, "--tp").replace(/\bpipelineParallel\b/g, "--pp")
-    .replace(/\bzeroStage\b/g, "--zero").replace(/\boffload "/g, '--offload "');
+    .replace(/\bzeroStage\b/g, "--zero").replace(/\boffload "/g, '--offload "').replace(/\bampDesign\b/g, "--amp-design");
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

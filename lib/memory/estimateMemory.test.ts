@@ -9,13 +9,13 @@ const PSI_13B = 13_015_864_320; // Llama 2 13B, published count
 const notesRun = { arch: llama13, numGpus: 8, zeroStage: 2 as const, precision: "fp16" as const, optimizer: "adamw" as const, microBatch: 8, seqLen: 2048, recompute: "full" as const };
 
 describe("estimateMemory(setup)", () => {
-  it("worked example: the notes' Llama-2-13B run (8 GPUs, ZeRO-2, fp16, micro-batch 8, seq 2048, checkpointing)", () => {
+  it("worked example: Llama-2-13B (an illustration) on the notes' set-up (8 GPUs, ZeRO-2, fp16, micro-batch 8, seq 2048, checkpointing)", () => {
     const r = estimateMemory(notesRun);
     expect(r.params).toBe(PSI_13B);
     expect(r.perGpu).toEqual({
       parameters: 2 * PSI_13B,
       gradients: (2 * PSI_13B) / 8,
-      optimizerStates: (12 * PSI_13B) / 8,
+      optimizerStates: (12 * PSI_13B) / 8, gradientBuckets: 0,
       activations: 40 * 2 * 2048 * 8 * 5120,
       total: 2 * PSI_13B + (14 * PSI_13B) / 8 + 40 * 2 * 2048 * 8 * 5120,
     });

@@ -1,7 +1,8 @@
 import type { ModelArch } from "./parseModelConfig.js";
-import { parameterCount } from "./parameterCount.js";
-import { modelStateBytes, type Offload, type OptimizerName, type Precision, type ZeroStage } from "./modelStateBytes.js";
+import { largestLayerParams, parameterCount } from "./parameterCount.js";
+import { bytesPerParam, modelStateBytes, type AmpDesign, type Offload, type OptimizerName, type Precision, type ZeroStage } from "./modelStateBytes.js";
 import { activationBytes, type Recompute } from "./activationBytes.js";
+import { peakBytes, transientBytes, type Attention, type TransientLine } from "./peakMemory.js";
 
 /**
  * A training set-up to size. Either `arch` (a parsed config.json) or `params` must be given.
@@ -28,6 +29,12 @@ export interface TrainingSetup {
   /** p, pipeline-parallel size (default 1). */
   pipelineParallel?: number;
   sequenceParallel?: boolean;
+  /** "eager" (default: Hugging Face's eager attention, the scores materialised) or "flash" (FlashAttention). */
+  attention?: Attention;
+  /** Mixed-precision design, default "deepspeed" (16-bit model, fp32 master in the optimizer); "torch" = PyTorch AMP with DDP, zeroStage 0. */
+  ampDesign?: AmpDesign;
+  /** PyTorch DDP's `gradient_as_bucket_view` (default false, PyTorch's default): true removes the bucket copy of the gradients. */
+  gradientAsBucketView?: boolean;
 }
 
 /**
@@ -38,7 +45,21 @@ export interface MemoryBreakdown {
   parameters: number;
   gradients: number;
   optimizerStates: number;
+  /** PyTorch DDP's all-reduce buckets: a second copy of the gradients unless gradient_as_bucket_view (ampDesign "torch", more than one GPU). */
+  gradientBuckets: number;
+  /** Stored activations (checkpoints under recomputation). */
   activations: number;
+  /** Steady state: the sum of the lines above. */
+  total: number;
+}
+
+/**
+ * The peak per GPU: the transient lines and their total.
+ * @see {@link transientBytes} and {@link peakBytes}
+ */
+export interface PeakEstimate {
+  lines: TransientLine[];
+  /** Steady state + "always" lines + the larger of the output and layer phases. */
   total: number;
 }
 
@@ -54,6 +75,8 @@ export interface MemoryEstimate {
   /** Parameters held by one tensor/pipeline shard: Ψ / (t · p), rounded up. */
   paramsPerShard: number;
   cpuBytesPerGpu: number;
+  /** The peak of one step, beside the steady state `perGpu.total`. */
+  peak: PeakEstimate;
   notes: string[];
 }
 
@@ -63,11 +86,30 @@ export interface MemoryEstimate {
  * @see Rajbhandari et al. 2019, *ZeRO*, §3 and Figure 1 (model states); Korthikanti et al. 2022, §4, Table 2 (activations)
  */
 export const CONVENTION =
-  "Bytes per GPU. Model states after ZeRO (Rajbhandari et al. 2019): mixed precision keeps 16-bit weights and gradients and fp32 master weights plus optimizer states (K = 12 for AdamW); fp32 keeps everything at 4 bytes without a master copy; partitions round up. Tensor and pipeline parallelism divide the parameters evenly (Ψ/(t·p)). Activations after Korthikanti et al. 2022 (GPT layer, 16-bit activations for fp16/bf16 and 32-bit for fp32, 1-byte dropout masks), excluding embeddings, logits and loss. Not included: CUDA context, communication buffers, temporary tensors, fragmentation.";
+  "Bytes per GPU. Model states after ZeRO (Rajbhandari et al. 2019): in the default DeepSpeed/Megatron design mixed precision keeps 16-bit weights and gradients and fp32 master weights plus optimizer states (K = 12 for AdamW); PyTorch AMP (ampDesign torch) keeps fp32 weights and gradients and Adam's 8 bytes, plus DDP's bucket copy of the gradients; fp32 keeps everything at 4 bytes without a master copy; a partition is a whole number of elements, rounded up. Tensor and pipeline parallelism divide the parameters evenly (Ψ/(t·p)). Activations after Korthikanti et al. 2022 (GPT layer, 16-bit activations for fp16/bf16 and 32-bit for fp32, 1-byte dropout masks), excluding embeddings, logits and loss, which the peak adds: the layer rebuilt in backward, the fp32 softmax of eager attention, the fp32 logits and their gradient, ZeRO-3's gathered layer and autocast's 16-bit weight copies. Not included: CUDA context, other communication buffers, other temporary tensors, fragmentation.";
 
 function need(name: string, v: number | undefined, min: number): number {
   if (v === undefined || !Number.isSafeInteger(v) || v < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${v}`);
   return v;
+}
+
+/** FlashAttention stores no a·s² tensors: its stored set is the selective-recomputation count (Korthikanti Table 2 without 5as/h). */
+function flashStored(recompute: Recompute, attention: Attention): Recompute {
+  return attention === "flash" && recompute === "none" ? "selective" : recompute;
+}
+
+/**
+ * Whether an estimate fits in a GPU's memory, judged by its PEAK (not its steady state).
+ * @param estimate from {@link estimateMemory}
+ * @param gpuBytes usable bytes of one GPU (e.g. 80 · 2^30)
+ * @returns true when `estimate.peak.total <= gpuBytes`
+ * @throws RangeError `gpuBytes must be a finite number > 0, got 0`
+ * @example fitsInMemory(estimateMemory({ arch: llama2_13b, numGpus: 8, zeroStage: 2, precision: "fp16", optimizer: "adamw", microBatch: 8, seqLen: 2048, recompute: "full" }), 80 * GiB) // true: peak 65.61 GiB
+ * @see {@link PeakEstimate}
+ */
+export function fitsInMemory(estimate: Pick<MemoryEstimate, "peak">, gpuBytes: number): boolean {
+  if (!Number.isFinite(gpuBytes) || gpuBytes <= 0) throw new RangeError(`gpuBytes must be a finite number > 0, got ${gpuBytes}`);
+  return estimate.peak.total <= gpuBytes;
 }
 
 /**
@@ -78,6 +120,7 @@ function need(name: string, v: number | undefined, min: number): number {
  * The GPUs form N_d × t × p; model states are those of Ψ/(t·p) parameters
  * partitioned by ZeRO over N_d; activations are those of L layers of one
  * micro-batch (see {@link activationBytes}), 0 with a note when no `arch` is given.
+ * Beside this steady state, `peak` adds the transient lines of {@link transientBytes}.
  *
  * @param s see {@link TrainingSetup}
  * @returns the breakdown and notes; every byte count is an integer
@@ -85,7 +128,8 @@ function need(name: string, v: number | undefined, min: number): number {
  *   `tensorParallel (3) must divide num_attention_heads (40)`, `pipelineParallel (3) must divide num_hidden_layers (40)`,
  *   `give arch or params`, and those of modelStateBytes / activationBytes
  * @example estimateMemory({ arch: llama2_13b, numGpus: 8, zeroStage: 2, precision: "fp16", optimizer: "adamw", microBatch: 8, seqLen: 2048, recompute: "full" }).perGpu.total
- *   // 26,031,728,640 + 3,253,966,080 + 19,523,796,480 + 6,710,886,400 = 55,520,377,600 bytes (51.71 GiB)
+ *   // steady 26,031,728,640 + 3,253,966,080 + 19,523,796,480 + 6,710,886,400 = 55,520,377,600 bytes (51.71 GiB);
+ *   // .peak.total 70,452,099,840 (65.61 GiB: + the rebuilt layer 8.91 and the fp32 softmax 5.00, eager attention)
  * @see Rajbhandari et al. 2019 (ZeRO), Korthikanti et al. 2022, Narayanan et al. 2021 (3D parallelism)
  */
 export function estimateMemory(s: TrainingSetup): MemoryEstimate {
@@ -107,12 +151,16 @@ export function estimateMemory(s: TrainingSetup): MemoryEstimate {
   const paramsPerShard = Math.ceil(params / (t * p));
   const states = modelStateBytes({
     params: paramsPerShard, dataParallel, zeroStage: s.zeroStage, precision: s.precision, optimizer: s.optimizer, offload: s.offload ?? "none",
+    ampDesign: s.ampDesign ?? "deepspeed",
   });
+  const attention = s.attention ?? "eager";
+  if (attention !== "eager" && attention !== "flash") throw new RangeError(`attention must be eager or flash, got ${JSON.stringify(attention)}`);
+  const torchAmp = (s.ampDesign ?? "deepspeed") === "torch" && s.precision !== "fp32";
   let activations = 0;
   if (s.arch) {
     activations = activationBytes({
       seqLen: s.seqLen, microBatch: s.microBatch, hiddenSize: s.arch.hiddenSize, numHeads: s.arch.numHeads, numLayers: s.arch.numLayers,
-      tensorParallel: t, sequenceParallel: s.sequenceParallel ?? false, recompute: s.recompute ?? "none",
+      tensorParallel: t, sequenceParallel: s.sequenceParallel ?? false, recompute: flashStored(s.recompute ?? "none", attention),
       bytesPerElement: s.precision === "fp32" ? 4 : 2,
     });
   } else {
@@ -120,9 +168,22 @@ export function estimateMemory(s: TrainingSetup): MemoryEstimate {
   }
   if (s.sequenceParallel && t === 1) notes.push("sequence parallelism has no effect with tensorParallel 1");
   const { parameters, gradients, optimizerStates } = states;
+  const gradientBuckets = (s.ampDesign ?? "deepspeed") === "torch" && dataParallel > 1 && !s.gradientAsBucketView ? gradients : 0;
+  const total = parameters + gradients + optimizerStates + gradientBuckets + activations;
+  // The 16-bit model (or fp32 training) gathers weights and gradients at their own width: 2 + 2 or 4 + 4 bytes.
+  const working = bytesPerParam(s.precision, s.optimizer, s.ampDesign ?? "deepspeed");
+  const lines = transientBytes({
+    arch: s.arch, paramsPerShard, seqLen: s.seqLen, microBatch: s.microBatch, tensorParallel: t, sequenceParallel: s.sequenceParallel ?? false,
+    recompute: s.recompute ?? "none", attention, bytesPerElement: s.precision === "fp32" ? 4 : 2, zeroStage: s.zeroStage,
+    gatheredBytesPerParam: working.parameters + working.gradients, largestLayerParams: s.arch ? Math.ceil(largestLayerParams(s.arch) / t) : 0,
+    autocastCasts: torchAmp,
+  });
+  if (!s.arch && s.zeroStage === 3) notes.push("ZeRO-3's gathered layer: unknown without an architecture (give a config.json)");
   return {
     params,
-    perGpu: { parameters, gradients, optimizerStates, activations, total: parameters + gradients + optimizerStates + activations },
-    dataParallel, paramsPerShard, cpuBytesPerGpu: states.cpuBytes, notes,
+    perGpu: { parameters, gradients, optimizerStates, gradientBuckets, activations, total },
+    dataParallel, paramsPerShard, cpuBytesPerGpu: states.cpuBytes,
+    peak: { lines, total: peakBytes(total, lines) },
+    notes,
   };
 }

@@ -6,7 +6,7 @@ export { parseModelConfig, type ModelArch, type ModelFamily } from "./parseModel
 export { parameterCount, largestLayerParams, type ParameterBreakdown } from "./parameterCount.js";
 export {
   bytesPerParam, modelStateBytes,
-  type BytesPerParam, type ModelStateBytes, type ModelStateOptions, type Offload, type OptimizerName, type Precision, type ZeroStage,
+  type AmpDesign, type BytesPerParam, type ModelStateBytes, type ModelStateOptions, type Offload, type OptimizerName, type Precision, type ZeroStage,
 } from "./modelStateBytes.js";
 export { activationBytesPerLayer, activationBytes, type ActivationOptions, type Recompute } from "./activationBytes.js";
 export {
@@ -14,6 +14,8 @@ export {
   type DeepSpeedEstimate, type DeepSpeedSetup, type Zero3Options,
 } from "./deepspeedEstimators.js";
 export { loraEstimate, type LoraEstimate, type LoraTarget } from "./lora.js";
-export { estimateMemory, CONVENTION, type MemoryBreakdown, type MemoryEstimate, type TrainingSetup } from "./estimateMemory.js";
+export { estimateMemory, fitsInMemory, CONVENTION, type MemoryBreakdown, type MemoryEstimate, type PeakEstimate, type TrainingSetup } from "./estimateMemory.js";
+export { transientBytes, peakBytes, type Attention, type PeakPhase, type TransientLine, type TransientOptions } from "./peakMemory.js";
+export { trainingFlopsPerToken, achievedFlopsPerGpu, largestPlausibleParams, A100_DENSE_FP16_FLOPS, type ThroughputRun } from "./trainingFlops.js";
 export { PRESET_NAMES, isPresetName, type PresetName } from "./presets.js";
 export { GiB, formatGiB } from "./units.js";

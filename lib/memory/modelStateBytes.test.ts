@@ -71,12 +71,25 @@ describe("modelStateBytes(options)", () => {
     expect(() => modelStateBytes({ params: psi, dataParallel: 4, zeroStage: 2, precision: "bf16", optimizer: "adamw", offload: "optimizer+params" })).toThrow(/needs zeroStage 3/);
   });
 
-  it("rounds a partition up (padding) and rejects bad counts", () => {
-    expect(mixed(10, 3, 3).parameters).toBe(7); // ceil(20 / 3)
+  it("pads a partition to whole elements, ⌈Ψ/N⌉ × bytes (DeepSpeed pads the flat buffer), and rejects bad counts", () => {
+    expect(mixed(10, 3, 3).parameters).toBe(8); // ⌈10/3⌉ = 4 elements × 2 bytes, not ⌈20/3⌉ = 7 bytes
+    expect(mixed(10, 3, 3).optimizerStates).toBe(48); // 4 elements × 12 bytes, not ⌈120/3⌉ = 40
+    expect(mixed(10, 4, 2).gradients).toBe(6); // ⌈10/4⌉ = 3 elements × 2 bytes; the 16-bit weights stay whole: 20
+    expect(mixed(10, 4, 2).parameters).toBe(20);
     expect(() => mixed(-1, 8, 1)).toThrow(/params must be an integer >= 0, got -1/);
     expect(() => mixed(100, 0, 1)).toThrow(/dataParallel must be an integer >= 1, got 0/);
     expect(() => mixed(100, 2.5, 1)).toThrow(/dataParallel/);
     expect(() => mixed(100, 2, 4 as ZeroStage)).toThrow(/zeroStage must be 0, 1, 2 or 3/);
+  });
+
+  it("ampDesign torch (PyTorch AMP): fp32 weights and .grad, Adam 8, no master copy; only without ZeRO", () => {
+    const r = modelStateBytes({ params: 100, dataParallel: 8, zeroStage: 0, precision: "fp16", optimizer: "adamw", ampDesign: "torch" });
+    expect(r).toEqual({ parameters: 400, gradients: 400, optimizerStates: 800, cpuBytes: 0 });
+    expect(bytesPerParam("bf16", "sgd-momentum", "torch")).toEqual({ parameters: 4, gradients: 4, optimizerStates: 4 });
+    expect(bytesPerParam("fp16", "adamw", "deepspeed")).toEqual({ parameters: 2, gradients: 2, optimizerStates: 12 });
+    expect(() => modelStateBytes({ params: 100, dataParallel: 8, zeroStage: 2, precision: "fp16", optimizer: "adamw", ampDesign: "torch" }))
+      .toThrow(/ampDesign "torch" \(PyTorch AMP\) has no ZeRO partitioning: use zeroStage 0, got 2/);
+    expect(() => bytesPerParam("fp16", "adamw", "apex" as "torch")).toThrow(RangeError);
   });
 
   it("property: each stage needs no more memory than the one before, and all stages agree on one GPU", () => {

@@ -33,3 +33,18 @@ describe("src/memory.md worked example", () => {
     expect(page).toContain("npm run estimate -- --model llama-2-13b --gpus 8 --zero 2 --precision fp16 --micro-batch 8 --seq 2048 --recompute full");
   });
 });
+
+describe("src/memory.md correction boxes", () => {
+  it("match lib/corrections.ts one to one, in page order (id and title)", async () => {
+    const { correctionsOf } = await import("../corrections.js");
+    const boxes = [...page.matchAll(/<div class="warning" id="correction-([^"]+)" label="Correction: ([^"]+)">/g)].map((m) => [m[1], m[2]]);
+    expect(boxes).toEqual(correctionsOf("memory").map((c) => [c.id, c.title]));
+    expect(boxes.length).toBe(4);
+  });
+
+  it("no longer calls the notes' benchmarked model 13B, and links its FLOP check", () => {
+    expect(page).not.toMatch(/notes' Llama-2-13B run|pre-train Llama-2-13B/);
+    expect(page).toContain("## FLOP check of the benchmarked model");
+    expect(page).toContain("(#flop-check-of-the-benchmarked-model)");
+  });
+});

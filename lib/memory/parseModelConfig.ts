@@ -1,4 +1,3 @@
-import { z } from "zod";
 
 /**
  * Architecture family, by how its config.json names fields and builds a block.
@@ -40,39 +39,21 @@ export interface ModelArch {
   mlp: "gated" | "plain";
 }
 
-const posInt = z.number().int().positive();
+// Field rules, in the order the fields are checked (the first bad field is reported).
+// Hand-written rather than a schema library: the page loads nothing for them (issue 9: zod was 446 KiB in the browser).
+type Rule = "int" | "int?" | "int??" | "bool?";
+type Schema = Record<string, Rule>;
 
-const llamaSchema = z.object({
-  vocab_size: posInt,
-  hidden_size: posInt,
-  intermediate_size: posInt,
-  num_hidden_layers: posInt,
-  num_attention_heads: posInt,
-  num_key_value_heads: posInt.optional(),
-  head_dim: posInt.nullish(),
-  tie_word_embeddings: z.boolean().optional(),
-  attention_bias: z.boolean().optional(),
-  mlp_bias: z.boolean().optional(),
-});
-
-const gpt2Schema = z.object({
-  vocab_size: posInt,
-  n_embd: posInt,
-  n_layer: posInt,
-  n_head: posInt,
-  n_positions: posInt,
-  n_inner: posInt.nullish(),
-  tie_word_embeddings: z.boolean().optional(),
-});
-
-const neoxSchema = z.object({
-  vocab_size: posInt,
-  hidden_size: posInt,
-  intermediate_size: posInt,
-  num_hidden_layers: posInt,
-  num_attention_heads: posInt,
-  tie_word_embeddings: z.boolean().optional(),
-});
+const llamaSchema: Schema = {
+  vocab_size: "int", hidden_size: "int", intermediate_size: "int", num_hidden_layers: "int", num_attention_heads: "int",
+  num_key_value_heads: "int?", head_dim: "int??", tie_word_embeddings: "bool?", attention_bias: "bool?", mlp_bias: "bool?",
+};
+const gpt2Schema: Schema = {
+  vocab_size: "int", n_embd: "int", n_layer: "int", n_head: "int", n_positions: "int", n_inner: "int??", tie_word_embeddings: "bool?",
+};
+const neoxSchema: Schema = {
+  vocab_size: "int", hidden_size: "int", intermediate_size: "int", num_hidden_layers: "int", num_attention_heads: "int", tie_word_embeddings: "bool?",
+};
 
 function show(v: unknown): string {
   if (v === undefined) return "nothing";
@@ -80,15 +61,26 @@ function show(v: unknown): string {
   return s === undefined ? String(v) : s.length > 40 ? `${s.slice(0, 40)}…` : s;
 }
 
-function check<T>(schema: z.ZodType<T>, raw: Record<string, unknown>, family: string): T {
-  const r = schema.safeParse(raw);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0]!;
-  const field = issue.path.map(String).join(".");
-  const got = raw[field];
-  const want = field.startsWith("tie_") || field.endsWith("_bias") ? "a boolean" : "a positive integer";
-  if (got === undefined) throw new TypeError(`config.json: field "${field}" is missing (needed for a ${family} model; it must be ${want})`);
-  throw new TypeError(`config.json: field "${field}" must be ${want}, got ${show(got)}`);
+const isPosInt = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v > 0;
+
+interface LlamaFields { vocab_size: number; hidden_size: number; intermediate_size: number; num_hidden_layers: number; num_attention_heads: number;
+  num_key_value_heads?: number; head_dim?: number | null; tie_word_embeddings?: boolean; attention_bias?: boolean; mlp_bias?: boolean }
+interface Gpt2Fields { vocab_size: number; n_embd: number; n_layer: number; n_head: number; n_positions: number; n_inner?: number | null; tie_word_embeddings?: boolean }
+interface NeoxFields { vocab_size: number; hidden_size: number; intermediate_size: number; num_hidden_layers: number; num_attention_heads: number; tie_word_embeddings?: boolean }
+
+function check<T>(schema: Schema, raw: Record<string, unknown>, family: string): T {
+  for (const [field, rule] of Object.entries(schema)) {
+    const got = raw[field];
+    const want = rule === "bool?" ? "a boolean" : "a positive integer";
+    if (got === undefined) {
+      if (rule === "int") throw new TypeError(`config.json: field "${field}" is missing (needed for a ${family} model; it must be ${want})`);
+      continue;
+    }
+    if (got === null && rule === "int??") continue;
+    const ok = rule === "bool?" ? typeof got === "boolean" : isPosInt(got);
+    if (!ok) throw new TypeError(`config.json: field "${field}" must be ${want}, got ${show(got)}`);
+  }
+  return raw as T;
 }
 
 /**
@@ -133,7 +125,7 @@ export function parseModelConfig(config: unknown): ModelArch {
   const c = raw as Record<string, unknown>;
   const modelType = typeof c.model_type === "string" ? c.model_type : "";
   if (modelType === "gpt2" || (modelType === "" && "n_embd" in c)) {
-    const g = check(gpt2Schema, c, "GPT-2");
+    const g = check<Gpt2Fields>(gpt2Schema, c, "GPT-2");
     if (g.n_embd % g.n_head !== 0) throw new RangeError(`config.json: n_embd (${g.n_embd}) must be divisible by n_head (${g.n_head})`);
     return {
       family: "gpt2", modelType: modelType || "gpt2", vocabSize: g.vocab_size, hiddenSize: g.n_embd,
@@ -143,7 +135,7 @@ export function parseModelConfig(config: unknown): ModelArch {
     };
   }
   if (modelType === "gpt_neox") {
-    const n = check(neoxSchema, c, "GPT-NeoX");
+    const n = check<NeoxFields>(neoxSchema, c, "GPT-NeoX");
     if (n.hidden_size % n.num_attention_heads !== 0) {
       throw new RangeError(`config.json: hidden_size (${n.hidden_size}) must be divisible by num_attention_heads (${n.num_attention_heads})`);
     }
@@ -159,7 +151,7 @@ export function parseModelConfig(config: unknown): ModelArch {
       `config.json: model_type "${modelType}" is not supported; supported: gpt2, gpt_neox and the Llama-style ${LLAMA_STYLE_TYPES.join(", ")} (gated MLP, RMSNorm, rotary positions)`,
     );
   }
-  const l = check(llamaSchema, c, modelType ? `"${modelType}" (Llama-style)` : "Llama-style");
+  const l = check<LlamaFields>(llamaSchema, c, modelType ? `"${modelType}" (Llama-style)` : "Llama-style");
   const kv = l.num_key_value_heads ?? l.num_attention_heads;
   if (l.head_dim == null && l.hidden_size % l.num_attention_heads !== 0) {
     throw new RangeError(`config.json: hidden_size (${l.hidden_size}) must be divisible by num_attention_heads (${l.num_attention_heads})`);
