@@ -95,7 +95,7 @@ function replay(buffers: number[][], messages: RingMessage[], len: number[], whe
   if (d) {
     fail(
       `${where}: replaying your messages (add in steps 0 … P−2, copy in steps P−1 … 2P−3) leaves ${formatValue(d.received)} on ${d.path.replace(/^\[(\d+)\]\[(\d+)\]$/, "rank $1, element $2")}, not the sum ${formatValue(d.expected)}`,
-      "in reduce-scatter step s rank r sends chunk (r − s − 1) mod P, so that after P−1 steps rank r holds the complete chunk r; in all-gather step s it forwards the complete chunk it received last",
+      "follow one chunk around the ring on paper: which rank must send it at each step so that it collects every contribution before the all-gather? (the page's section \"Ring all-reduce, step by step\")",
     );
   }
 }
@@ -113,10 +113,14 @@ export default defineExercise<F>({
   file: "exercises/data-parallel/ring-all-reduce.ts",
   exportName: "ringAllReduce",
   signature: "ringAllReduce(buffers: number[][]): { result: number[][]; messages: {step, from, to, chunk, length}[] }",
+  section: "ring-all-reduce-step-by-step",
   summary:
     "Sum P buffers with the ring: cut them into P chunks like numpy.array_split, run P−1 reduce-scatter steps then P−1 all-gather steps in which every rank sends one chunk to rank (r+1) mod P, and return every rank's sum and the messages you sent. Graded on the sums (|Δ| ≤ 1e-9 + 1e-9·|expected|) and on the pattern: 2(P−1) messages per rank, one per step, to the next rank, each of its chunk's length, 2(P−1)/P·n numbers per rank, and replaying your messages (add, then copy) must leave the sum on every rank. Messages for empty chunks (n < P) may be recorded with length 0 or left out.",
   reference,
   checks: [
+    { name: "the stub's example", points: 1, run: async (f) => {
+        await checkResult(f, [[1, 2], [10, 20]], "every rank ends with the elementwise sum of all buffers");
+    } },
     { name: "worked example (P = 3, n = 6)", points: 1, run: async (f) => {
         await checkResult(f, [[1, 2, 3, 4, 5, 6], [10, 20, 30, 40, 50, 60], [100, 200, 300, 400, 500, 600]], "every rank ends with the elementwise sum of all buffers");
     } },
