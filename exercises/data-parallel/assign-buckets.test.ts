@@ -31,7 +31,7 @@ export default defineExercise<F>({
   file: "exercises/data-parallel/assign-buckets.ts",
   exportName: "assignBuckets",
   signature: "assignBuckets(paramBytes: number[], bucketCapBytes: number, firstBucketCapBytes: number): number[][]",
-  section: "dataparallel-versus-distributeddataparallel",
+  section: "data-parallel-versus-distributed-data-parallel",
   summary:
     "The buckets PyTorch's DDP reducer uses after its first iteration, for gradients ready in reverse forward order: in all-reduce order, each bucket's parameter indices in ready order; a bucket closes as soon as its bytes reach its cap (≥); the first bucket's cap is firstBucketCapBytes (PyTorch 1 MiB), later ones bucketCapBytes (bucket_cap_mb·2^20). Bad sizes or caps throw a RangeError naming the field.",
   reference,

@@ -32,7 +32,7 @@ export default defineExercise<F>({
   file: "exercises/data-parallel/ddp-step-time.ts",
   exportName: "ddpStepTimeMs",
   signature: "ddpStepTimeMs(step: { forwardMs, backwardMs, buckets: {readyMs, allReduceMs}[], optimizerMs, overlap }): number",
-  section: "dataparallel-versus-distributeddataparallel",
+  section: "data-parallel-versus-distributed-data-parallel",
   summary:
     "One DDP step: forward, backward, optimizer. Bucket all-reduces share one communication stream and run in bucket order (not necessarily the order they become ready); with overlap a bucket may start once it is ready, without overlap not before backward ends; the optimizer needs every all-reduce. Return the step time in ms (|Δ| ≤ 1e-9 + 1e-9·|expected|). Bad durations, or a bucket ready after backward, throw a RangeError naming the field.",
   reference: (reference satisfies F),
