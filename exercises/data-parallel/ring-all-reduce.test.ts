@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { callSafely, defineExercise, fail, firstDifference, formatValue, property } from "../harness/index.js";
+import { callSafely, defineExercise, fail, firstDifference, formatValue, isNotImplemented, property } from "../harness/index.js";
 import { ringAllReduce as libRingAllReduce } from "../../lib/collectives/ringAllReduce.js";
 import { chunkBounds } from "../../lib/collectives/chunkBounds.js";
 import { collectiveCost } from "../../lib/collectives/collectiveCost.js";
@@ -100,6 +100,22 @@ function replay(buffers: number[][], messages: RingMessage[], len: number[], whe
   }
 }
 
+/** Fails unless f(buffers) throws a RangeError whose message matches `pattern`. */
+async function expectRangeError(f: F, buffers: number[][], pattern: RegExp, hint: string) {
+  const call = label(buffers);
+  let out: unknown;
+  try {
+    out = await f(structuredClone(buffers));
+  } catch (e) {
+    if (isNotImplemented(e)) throw e;
+    const name = (e as Error)?.name ?? typeof e, message = (e as Error)?.message ?? String(e);
+    if (name !== "RangeError") fail(`${call} threw ${name}: ${message}; the contract asks for a RangeError`, hint);
+    if (!pattern.test(message)) fail(`${call} threw RangeError "${message}", expected a message matching ${pattern}`, hint);
+    return;
+  }
+  fail(`${call} returned ${formatValue(out)} instead of throwing a RangeError`, hint);
+}
+
 /** P buffers of n multiples of 1/8 in [−125, 125]. */
 const buffersArb = (maxP: number, maxN: number) =>
   fc.integer({ min: 1, max: maxP }).chain((P) =>
@@ -137,6 +153,10 @@ export default defineExercise<F>({
     { name: "message sizes: 2(P−1)/P of the buffer per rank", points: 1, run: async (f) => {
         await checkPattern(f, [[1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1], [0, 0, 0, 0, 0, 0, 1]], "chunk c has its array_split length; a message carries exactly one chunk");
         await checkPattern(f, Array.from({ length: 5 }, (_, r) => Array.from({ length: 20 }, (_, i) => r - i / 4)), "with P dividing n, each rank sends 2(P−1) chunks of n/P numbers");
+    } },
+    { name: "no buffer, or buffers of different lengths, throw a RangeError", points: 1, run: async (f) => {
+        await expectRangeError(f, [], /numRanks|one buffer per rank/, "the stub's contract: a collective needs at least one rank");
+        await expectRangeError(f, [[1, 2, 3], [1, 2, 3], [4, 5]], /buffers\[2\] has length 2, expected 3/, "the stub's contract: every rank's buffer has the same length");
     } },
     { name: "random P ≤ 16 and n ≤ 200", points: 2, run: (f) =>
         property(buffersArb(16, 200), async (buffers) => {

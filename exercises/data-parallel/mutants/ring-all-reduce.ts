@@ -43,6 +43,10 @@ function ring(buffers: number[][], o: { floorChunks?: boolean; skipAllGather?: b
 }
 
 export const mutants: Record<string, Mutant<F>> = {
+  "no check of the buffers (a ragged input is summed with undefined)": {
+    caughtBy: "no buffer, or buffers of different lengths, throw a RangeError",
+    impl: (buffers) => (buffers.length === 0 ? { result: [], messages: [] } : ring(buffers, {})),
+  },
   "all-to-all: every rank sends its whole buffer to every other rank": { caughtBy: "2(P−1) messages per rank, one per step, to rank r+1", impl: (buffers) => {
     const P = buffers.length, n = buffers[0].length;
     const sum = Array.from({ length: n }, (_, i) => buffers.reduce((s, b) => s + b[i], 0));
