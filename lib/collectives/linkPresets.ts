@@ -59,7 +59,7 @@ export const LINK_PRESETS: readonly LinkPreset[] = Object.freeze([
   {
     id: "a100-nvswitch", name: "A100 in an NVSwitch node (DGX/HGX A100): 12 NVLink-3 links", alphaS: ALPHA_S, bandwidthBytesPerS: 600e9 / 2,
     derivation: "600 GB/s total per GPU ÷ 2 directions = 300 GB/s per direction",
-    source: "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020), \"Third-Generation NVLink\" and the DGX A100 NVSwitch topology",
+    source: "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020), \"Third-Generation NVLink\" and \"NVSwitch\" (600 GB/s between any two GPUs of a DGX A100)",
   },
   {
     id: "h100-nvswitch", name: "H100 SXM in an NVSwitch node (DGX/HGX H100): 18 NVLink-4 links", alphaS: ALPHA_S, bandwidthBytesPerS: 900e9 / 2,
@@ -69,17 +69,17 @@ export const LINK_PRESETS: readonly LinkPreset[] = Object.freeze([
   {
     id: "net-100g", name: "100 Gb/s network per GPU between nodes (EDR InfiniBand, 100 GbE)", alphaS: ALPHA_S, bandwidthBytesPerS: 100e9 / 8,
     derivation: "100 Gb/s ÷ 8 bits = 12.5 GB/s per direction",
-    source: "InfiniBand EDR and IEEE 802.3 100 GbE line rates",
+    source: "InfiniBand EDR line rate (100 Gb/s per 4x port); IEEE 802.3 100 GbE",
   },
   {
-    id: "net-200g", name: "200 Gb/s network per GPU between nodes (HDR InfiniBand, as in DGX A100)", alphaS: ALPHA_S, bandwidthBytesPerS: 200e9 / 8,
+    id: "net-200g", name: "200 Gb/s network per GPU between nodes (HDR InfiniBand)", alphaS: ALPHA_S, bandwidthBytesPerS: 200e9 / 8,
     derivation: "200 Gb/s ÷ 8 bits = 25 GB/s per direction",
-    source: "InfiniBand HDR line rate; NVIDIA DGX A100 (one 200 Gb/s HDR adapter per GPU)",
+    source: "InfiniBand HDR line rate (200 Gb/s per 4x port)",
   },
   {
-    id: "net-400g", name: "400 Gb/s network per GPU between nodes (NDR InfiniBand, as in DGX H100)", alphaS: ALPHA_S, bandwidthBytesPerS: 400e9 / 8,
+    id: "net-400g", name: "400 Gb/s network per GPU between nodes (NDR InfiniBand)", alphaS: ALPHA_S, bandwidthBytesPerS: 400e9 / 8,
     derivation: "400 Gb/s ÷ 8 bits = 50 GB/s per direction",
-    source: "InfiniBand NDR line rate; NVIDIA DGX H100 (one 400 Gb/s NDR adapter per GPU)",
+    source: "InfiniBand NDR line rate (400 Gb/s per 4x port)",
   },
 ].map((p) => Object.freeze(p)));
 
