@@ -1,11 +1,30 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, expectThrows, property } from "../harness/index.js";
+import { defineExercise, expectSame, fail, formatValue, isNotImplemented, property } from "../harness/index.js";
 import { collectiveCost } from "../../lib/collectives/collectiveCost.js";
 import type { allReduceTimeS } from "./all-reduce-time.js";
 
 type F = typeof allReduceTimeS;
 const TOL = { abs: 1e-15, rel: 1e-9 };
-const reference: F = (algorithm, n, P, cost) => collectiveCost(algorithm === "ring" ? "ring-all-reduce" : "parameter-server", n, P, cost).timeS;
+const reference: F = (algorithm, n, P, cost) => {
+  if (algorithm !== "ring" && algorithm !== "parameter-server") throw new RangeError(`algorithm must be "ring" or "parameter-server", got ${JSON.stringify(algorithm)}`);
+  return collectiveCost(algorithm === "ring" ? "ring-all-reduce" : "parameter-server", n, P, cost).timeS;
+};
+const SECTION = "the page's section \"Bytes per rank and time against P\"";
+/** Fails unless f(...args) throws a RangeError whose message matches `pattern`. */
+async function expectRangeError(f: F, args: Parameters<F>, pattern: RegExp, hint: string) {
+  const call = `allReduceTimeS(${args.map((a) => formatValue(a)).join(", ")})`;
+  let out: unknown;
+  try {
+    out = await f(...(structuredClone(args) as Parameters<F>));
+  } catch (e) {
+    if (isNotImplemented(e)) throw e;
+    const name = (e as Error)?.name ?? typeof e, message = (e as Error)?.message ?? String(e);
+    if (name !== "RangeError") fail(`${call} threw ${name}: ${message}; the contract asks for a RangeError`, hint);
+    if (!pattern.test(message)) fail(`${call} threw RangeError "${message}", expected a message matching ${pattern}`, hint);
+    return;
+  }
+  fail(`${call} returned ${formatValue(out)} instead of throwing a RangeError`, hint);
+}
 const same = (f: F, args: Parameters<F>, hint: string) => expectSame(f, reference, args, { tol: TOL, hint, name: "allReduceTimeS" });
 const c = { alphaS: 5e-6, bandwidthBytesPerS: 25e9 };
 
@@ -16,33 +35,49 @@ export default defineExercise<F>({
   file: "exercises/data-parallel/all-reduce-time.ts",
   exportName: "allReduceTimeS",
   signature: 'allReduceTimeS(algorithm: "ring" | "parameter-server", numElements: number, numRanks: number, cost: {alphaS, bandwidthBytesPerS, serverBandwidthBytesPerS?}): number',
+  section: "bytes-per-rank-and-time-against-p",
   summary:
-    "Time in seconds to all-reduce n float32 values over P ranks when a step costs α + (bytes on the busiest link)/B: the ring takes 2(P−1) steps of one ⌈n/P⌉-value chunk; the parameter server takes 2 steps in which its link carries P−1 buffers (at the server's bandwidth). n = 0 or P = 1 takes 0 s; bad P, n, α or bandwidths throw a RangeError.",
+    "Time in seconds that the chapter's simulated cluster takes to all-reduce n float32 values over P ranks, with the ring or through a parameter server (rank 0, its own link bandwidth). Full-duplex links; a step lasts α plus the longest time any one link needs for its bytes in that step. n = 0 or P = 1 takes 0 s; bad counts, links or algorithm names throw a RangeError naming the field. Tolerance |Δ| ≤ 1e-15 + 1e-9·|expected|.",
   reference,
   checks: [
-    { name: "worked example: the ring", points: 1, run: async (f) => {
-        await same(f, ["ring", 8, 4, { alphaS: 1, bandwidthBytesPerS: 8 }], "2(P−1) = 6 steps, each α + 2 values · 4 bytes / B = 1 + 1");
+    { name: "the stub's example: the ring", points: 1, run: async (f) => {
+        await same(f, ["ring", 8, 4, { alphaS: 1, bandwidthBytesPerS: 8 }], `count the ring's steps and the bytes on a link in each (${SECTION})`);
     } },
     { name: "worked example: the parameter server", points: 1, run: async (f) => {
-        await same(f, ["parameter-server", 1000, 5, c], "2 steps; the server's link carries (P−1) · 4000 bytes in each");
-        await same(f, ["parameter-server", 1000, 5, { ...c, serverBandwidthBytesPerS: 100e9 }], "a faster server link: each step lasts α + the slower of (P−1)·S/B_server and S/B");
+        await same(f, ["parameter-server", 1000, 5, c], "what does the server's link carry in the push step, and in the pull step? (\"The parameter server, beside it\")");
+        await same(f, ["parameter-server", 1000, 5, { ...c, serverBandwidthBytesPerS: 100e9 }], "a step lasts as long as its slowest link: with a fast server, is the server's link still the slowest?");
     } },
     { name: "n not a multiple of P, n < P, n = 0, P = 1", points: 2, run: async (f) => {
-        await same(f, ["ring", 10, 4, c], "chunks of 3, 3, 2, 2 values: every step waits for a 3-value chunk (⌈n/P⌉)");
-        await same(f, ["ring", 3, 8, c], "n < P: the largest chunk has 1 value; still 2(P−1) steps");
+        await same(f, ["ring", 10, 4, c], "the chunks are not all the same size: which message does a step wait for?");
+        await same(f, ["ring", 3, 8, c], "n < P: some chunks are empty, but does the ring take fewer steps?");
         await same(f, ["ring", 0, 8, c], "nothing to send: 0 s");
         await same(f, ["parameter-server", 100, 1, c], "one rank: nothing to send, 0 s");
     } },
-    { name: "bad input throws a RangeError", points: 1, run: async (f) => {
-        await expectThrows(f, ["ring", 10, 0, c], undefined, { hint: "P = 0 is not a cluster: throw a RangeError naming numRanks" });
-        await expectThrows(f, ["ring", -1, 2, c], undefined, { hint: "a negative length: throw" });
-        await expectThrows(f, ["parameter-server", 10, 2, { alphaS: 0, bandwidthBytesPerS: -1 }], undefined, { hint: "a negative bandwidth: throw" });
+    { name: "bad counts throw a RangeError naming the field", points: 2, run: async (f) => {
+        const h = "the stub's contract lists each error and its message";
+        await expectRangeError(f, ["ring", 10, 0, c], /numRanks/, h);
+        await expectRangeError(f, ["ring", 10, -2, c], /numRanks/, h);
+        await expectRangeError(f, ["ring", 10, 2.5, c], /numRanks/, h);
+        await expectRangeError(f, ["ring", 10, "4" as unknown as number, c], /numRanks/, "a string is not a rank count, even \"4\"");
+        await expectRangeError(f, ["ring", -1, 2, c], /numElements/, h);
+        await expectRangeError(f, ["ring", 1.5, 2, c], /numElements/, h);
+        await expectRangeError(f, ["parameter-server", Infinity, 2, c], /numElements/, "Infinity is not an integer count");
+        await expectRangeError(f, ["tree" as "ring", 10, 2, c], /algorithm/, "only \"ring\" and \"parameter-server\" are defined");
+    } },
+    { name: "bad links throw a RangeError naming the field", points: 1, run: async (f) => {
+        const h = "the stub's contract lists each error and its message";
+        await expectRangeError(f, ["ring", 10, 2, { alphaS: -1, bandwidthBytesPerS: 1e9 }], /alphaS/, h);
+        await expectRangeError(f, ["ring", 10, 2, { alphaS: 0, bandwidthBytesPerS: 0 }], /bandwidthBytesPerS/, h);
+        await expectRangeError(f, ["parameter-server", 10, 2, { alphaS: 0, bandwidthBytesPerS: -1 }], /bandwidthBytesPerS/, h);
+        await expectRangeError(f, ["ring", 10, 2, { alphaS: 0, bandwidthBytesPerS: Infinity }], /bandwidthBytesPerS/, "an infinite bandwidth is not a link");
+        await expectRangeError(f, ["parameter-server", 10, 2, { alphaS: 0, bandwidthBytesPerS: 1e9, serverBandwidthBytesPerS: -5 }], /serverBandwidthBytesPerS/, h);
+        await expectRangeError(f, ["ring", 10, 2, { alphaS: "5e-6" as unknown as number, bandwidthBytesPerS: 1e9 }], /alphaS/, "a string is not a latency");
     } },
     { name: "random sizes and clusters", points: 2, run: (f) =>
         property(
           fc.tuple(fc.constantFrom("ring" as const, "parameter-server" as const), fc.integer({ min: 0, max: 1 << 24 }), fc.integer({ min: 1, max: 1024 }),
             fc.record({ alphaS: fc.constantFrom(0, 1e-6, 5e-6, 2e-5), bandwidthBytesPerS: fc.constantFrom(1e9, 12.5e9, 25e9, 300e9), serverBandwidthBytesPerS: fc.constantFrom(1e9, 25e9, 100e9) })),
-          (args) => same(f, args, "ring: 2(P−1)(α + ⌈n/P⌉·4/B); server: 2(α + max((P−1)·4n/B_server, 4n/B))").then(() => {}),
+          (args) => same(f, args, `compare your step count and your slowest link per step with ${SECTION}`).then(() => {}),
           { numRuns: 150 },
         ) },
   ],

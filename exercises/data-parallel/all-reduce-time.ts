@@ -1,6 +1,6 @@
 import { notImplemented } from "../harness/index.js";
 
-/** α-β cost model: α seconds per message, B bytes per second per link; the server's link may differ. */
+/** α-β cost model: α seconds per message, B bytes per second per link and direction; the server's link may differ. */
 export interface LinkCost {
   alphaS: number;
   bandwidthBytesPerS: number;
@@ -11,29 +11,34 @@ export interface LinkCost {
 /**
  * Exercise 5.1 — all-reduce time under the α-β model.
  *
- * Return the time in seconds to all-reduce n float32 values (4 bytes each)
- * over P ranks, where a step in which a link carries m bytes lasts α + m/B:
+ * Contract: the time in seconds that the chapter's simulated cluster takes to
+ * all-reduce n float32 values (4 bytes each) over P ranks, with
  *
- * - "ring": 2(P−1) steps (reduce-scatter, then all-gather). In every step each
- *   rank sends one chunk, and the chunks are cut like numpy.array_split, so
- *   the slowest message of a step carries the largest chunk, ⌈n/P⌉ values.
- * - "parameter-server": 2 steps (push, pull). In each step the server's link
- *   carries P−1 buffers of n values at the server's bandwidth, while each
- *   worker's link carries one buffer at its own bandwidth; the step lasts α
- *   plus the slower of the two.
+ * - "ring": the ring all-reduce of the page, chunks cut like numpy.array_split;
+ * - "parameter-server": push then pull through rank 0, whose link runs at
+ *   `serverBandwidthBytesPerS` (every other link at `bandwidthBytesPerS`).
  *
- * n = 0 or P = 1: nothing is sent, the time is 0.
- * Throw a RangeError for P < 1 or not an integer, n < 0 or not an integer,
- * α < 0, or a bandwidth ≤ 0.
+ * Timing convention (the page's "The collectives, on a simulated cluster",
+ * after Hockney 1994): links are full duplex; all messages of a step travel
+ * at once, and a step lasts α plus the longest time any one link needs for
+ * the bytes it carries in that step (sending or receiving). Steps run one after
+ * another. Nothing to send (n = 0 or P = 1) takes 0 s.
+ *
+ * Errors (RangeError, the message names the field):
+ * `numRanks must be an integer >= 1, got 0`, `numElements must be an integer >= 0, got -1`,
+ * `alphaS must be a finite number >= 0, got -1`, `bandwidthBytesPerS must be a finite number > 0, got 0`
+ * (and the same for `serverBandwidthBytesPerS` when given),
+ * `algorithm must be "ring" or "parameter-server", got "tree"`.
  * Tolerance |Δ| ≤ 1e-15 + 1e-9·|expected|.
- * Read: the chapter's "Bytes per rank and time against P" section.
+ * Read first: the page's sections "Ring all-reduce, step by step", "The parameter server, beside it"
+ * and "Bytes per rank and time against P". Do not read lib/collectives/collectiveCost.ts before solving.
  *
  * @param algorithm "ring" or "parameter-server"
- * @param numElements n
+ * @param numElements n, float32 values per rank
  * @param numRanks P
  * @param cost α in seconds, bandwidths in bytes per second
  * @returns seconds
- * @example allReduceTimeS("ring", 8, 4, { alphaS: 1, bandwidthBytesPerS: 8 }) // 6 steps × (1 + 8/8) = 12
+ * @example allReduceTimeS("ring", 8, 4, { alphaS: 1, bandwidthBytesPerS: 8 }) // 12
  */
 export function allReduceTimeS(algorithm: "ring" | "parameter-server", numElements: number, numRanks: number, cost: LinkCost): number {
   return notImplemented("5.1");

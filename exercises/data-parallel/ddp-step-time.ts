@@ -9,18 +9,21 @@ export interface BucketTiming {
 /**
  * Exercise 5.5 — the time of one DDP step, with or without overlap.
  *
- * A step is forward, then backward, then the optimizer step, which needs every
- * bucket's all-reduced gradients. All-reduces run one at a time on one
- * communication stream, in bucket order:
+ * Contract: a step is forward, then backward, then the optimizer step, which
+ * needs every bucket's all-reduced gradients. All-reduces run one at a time on
+ * one communication stream, in the order of `buckets` (DDP's bucket order),
+ * which need not be the order in which they become ready. With `overlap`, a
+ * bucket's all-reduce may start once its gradients are ready; without it, not
+ * before backward has ended. Return the step time in ms.
  *
- * - with `overlap`, bucket b's all-reduce starts as soon as it is ready and the
- *   previous all-reduce has finished;
- * - without it, all-reduces wait for the end of backward, then run back to back.
- *
- * The optimizer starts when both backward and the last all-reduce are done.
- * Return the step time in ms. All durations are ≥ 0; `buckets` may be empty.
- * Tolerance |Δ| ≤ 1e-9 + 1e-9·|expected|.
- * Read: the chapter's "DP versus DDP" section; Li et al. 2020, Sec. 3.2.3.
+ * Units: ms; `readyMs` counts from the start of backward. Precondition: every
+ * bucket is ready by the end of backward (0 ≤ readyMs ≤ backwardMs).
+ * Errors (RangeError, the message names the field): a duration that is negative,
+ * NaN, ±Infinity or not a number, e.g. `forwardMs must be a finite number >= 0, got -1`,
+ * `buckets[2].allReduceMs must be a finite number >= 0, got NaN`; a bucket ready
+ * after backward: `buckets[1].readyMs must be <= backwardMs (4), got 5`.
+ * `buckets` may be empty. Tolerance |Δ| ≤ 1e-9 + 1e-9·|expected|.
+ * Read first: the page's section "DataParallel versus DistributedDataParallel"; Li et al. 2020, Sec. 3.2.3.
  *
  * @param step forwardMs, backwardMs, buckets (all-reduce order), optimizerMs, overlap
  * @returns step time in ms

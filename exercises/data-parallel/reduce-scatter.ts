@@ -3,19 +3,23 @@ import { notImplemented } from "../harness/index.js";
 /**
  * Exercise 5.3 — reduce-scatter.
  *
- * P ranks each hold a buffer of n numbers. Return, for rank r, chunk r of
- * their elementwise sum, where the buffer is cut into P chunks like
- * numpy.array_split (and like torch.chunk would if it never returned fewer
- * chunks): the first n mod P chunks have ⌈n/P⌉ numbers, the others ⌊n/P⌋.
- * This is what ZeRO and FSDP use to leave each rank with its shard of the
- * summed gradients.
+ * Contract: P ranks each hold a buffer of n numbers. Return, for every rank r,
+ * chunk r of the elementwise sum of all P buffers, where the buffer is cut into
+ * P chunks as numpy.array_split cuts it (the convention of this chapter and of
+ * lib/collectives/chunkBounds: chunks in order, lengths differing by at most
+ * one, longer chunks first). ZeRO and FSDP use this collective to leave each
+ * rank with its shard of the summed gradients.
  *
- * Edge cases: n < P (some ranks get an empty array), n = 0, P = 1 (the whole
- * buffer). Tolerance |Δ| ≤ 1e-9 + 1e-9·|expected|. Do not modify `buffers`.
- * Read: the chapter's "reduce-scatter and all-gather" section.
+ * Shapes: `buffers` (P, n) → result: P arrays, result[r] of chunk r's length
+ * (empty when n < P leaves chunk r empty). Return new arrays; do not modify `buffers`.
+ * Errors (RangeError): no buffer, `buffers must hold one buffer per rank (numRanks >= 1), got 0 buffers`;
+ * buffers of different lengths, `buffers[1] has length 3, expected 4 (every rank's buffer must have the same length)`.
+ * Tolerance |Δ| ≤ 1e-9 + 1e-9·|expected|.
+ * Read first: the page's sections "Ring all-reduce, step by step" (the chunks) and
+ * "Reduce-scatter and all-gather".
  *
  * @param buffers P arrays of n numbers
- * @returns P arrays: result[r] = Σ_q buffers[q][start_r … end_r)
+ * @returns P arrays: chunk r of the elementwise sum, for rank r
  * @example reduceScatter([[1, 2, 3], [10, 20, 30]]) // [[11, 22], [33]]
  */
 export function reduceScatter(buffers: number[][]): number[][] {

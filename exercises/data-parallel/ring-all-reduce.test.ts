@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { callSafely, defineExercise, fail, firstDifference, formatValue, property } from "../harness/index.js";
+import { callSafely, defineExercise, fail, firstDifference, formatValue, isNotImplemented, property } from "../harness/index.js";
 import { ringAllReduce as libRingAllReduce } from "../../lib/collectives/ringAllReduce.js";
 import { chunkBounds } from "../../lib/collectives/chunkBounds.js";
 import { collectiveCost } from "../../lib/collectives/collectiveCost.js";
@@ -95,9 +95,25 @@ function replay(buffers: number[][], messages: RingMessage[], len: number[], whe
   if (d) {
     fail(
       `${where}: replaying your messages (add in steps 0 … P−2, copy in steps P−1 … 2P−3) leaves ${formatValue(d.received)} on ${d.path.replace(/^\[(\d+)\]\[(\d+)\]$/, "rank $1, element $2")}, not the sum ${formatValue(d.expected)}`,
-      "in reduce-scatter step s rank r sends chunk (r − s − 1) mod P, so that after P−1 steps rank r holds the complete chunk r; in all-gather step s it forwards the complete chunk it received last",
+      "follow one chunk around the ring on paper: which rank must send it at each step so that it collects every contribution before the all-gather? (the page's section \"Ring all-reduce, step by step\")",
     );
   }
+}
+
+/** Fails unless f(buffers) throws a RangeError whose message matches `pattern`. */
+async function expectRangeError(f: F, buffers: number[][], pattern: RegExp, hint: string) {
+  const call = label(buffers);
+  let out: unknown;
+  try {
+    out = await f(structuredClone(buffers));
+  } catch (e) {
+    if (isNotImplemented(e)) throw e;
+    const name = (e as Error)?.name ?? typeof e, message = (e as Error)?.message ?? String(e);
+    if (name !== "RangeError") fail(`${call} threw ${name}: ${message}; the contract asks for a RangeError`, hint);
+    if (!pattern.test(message)) fail(`${call} threw RangeError "${message}", expected a message matching ${pattern}`, hint);
+    return;
+  }
+  fail(`${call} returned ${formatValue(out)} instead of throwing a RangeError`, hint);
 }
 
 /** P buffers of n multiples of 1/8 in [−125, 125]. */
@@ -113,10 +129,14 @@ export default defineExercise<F>({
   file: "exercises/data-parallel/ring-all-reduce.ts",
   exportName: "ringAllReduce",
   signature: "ringAllReduce(buffers: number[][]): { result: number[][]; messages: {step, from, to, chunk, length}[] }",
+  section: "ring-all-reduce-step-by-step",
   summary:
     "Sum P buffers with the ring: cut them into P chunks like numpy.array_split, run P−1 reduce-scatter steps then P−1 all-gather steps in which every rank sends one chunk to rank (r+1) mod P, and return every rank's sum and the messages you sent. Graded on the sums (|Δ| ≤ 1e-9 + 1e-9·|expected|) and on the pattern: 2(P−1) messages per rank, one per step, to the next rank, each of its chunk's length, 2(P−1)/P·n numbers per rank, and replaying your messages (add, then copy) must leave the sum on every rank. Messages for empty chunks (n < P) may be recorded with length 0 or left out.",
   reference,
   checks: [
+    { name: "the stub's example", points: 1, run: async (f) => {
+        await checkResult(f, [[1, 2], [10, 20]], "every rank ends with the elementwise sum of all buffers");
+    } },
     { name: "worked example (P = 3, n = 6)", points: 1, run: async (f) => {
         await checkResult(f, [[1, 2, 3, 4, 5, 6], [10, 20, 30, 40, 50, 60], [100, 200, 300, 400, 500, 600]], "every rank ends with the elementwise sum of all buffers");
     } },
@@ -133,6 +153,10 @@ export default defineExercise<F>({
     { name: "message sizes: 2(P−1)/P of the buffer per rank", points: 1, run: async (f) => {
         await checkPattern(f, [[1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1], [0, 0, 0, 0, 0, 0, 1]], "chunk c has its array_split length; a message carries exactly one chunk");
         await checkPattern(f, Array.from({ length: 5 }, (_, r) => Array.from({ length: 20 }, (_, i) => r - i / 4)), "with P dividing n, each rank sends 2(P−1) chunks of n/P numbers");
+    } },
+    { name: "no buffer, or buffers of different lengths, throw a RangeError", points: 1, run: async (f) => {
+        await expectRangeError(f, [], /numRanks|one buffer per rank/, "the stub's contract: a collective needs at least one rank");
+        await expectRangeError(f, [[1, 2, 3], [1, 2, 3], [4, 5]], /buffers\[2\] has length 2, expected 3/, "the stub's contract: every rank's buffer has the same length");
     } },
     { name: "random P ≤ 16 and n ≤ 200", points: 2, run: (f) =>
         property(buffersArb(16, 200), async (buffers) => {

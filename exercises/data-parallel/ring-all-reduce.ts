@@ -31,7 +31,9 @@ export interface RingMessage {
  * receiver adds the chunk in steps 0 … P−2 and copies it in steps P−1 … 2P−3,
  * every chunk of a step read before any lands) must leave the sum on every
  * rank. Messages for empty chunks (n < P) may be recorded with length 0 or
- * left out. P = 1 sends nothing. Do not modify `buffers`.
+ * left out. P = 1 sends nothing. Do not modify `buffers`; return new arrays.
+ * Errors (RangeError): no buffer, `buffers must hold one buffer per rank (numRanks >= 1), got 0 buffers`;
+ * buffers of different lengths, `buffers[1] has length 3, expected 4 (every rank's buffer must have the same length)`.
  * Read: the chapter's "ring all-reduce" section; Patarasuk & Yuan 2009.
  *
  * @param buffers P arrays of n numbers (P ≥ 1)

@@ -22,7 +22,12 @@ export interface CostModel {
 }
 
 /**
- * A link of 5 µs latency and 25 GB/s (a round figure between PCIe 4.0 ×16 and one NVLink 3 link pair).
+ * A link of 5 µs latency and 25 GB/s per direction: one third-generation NVLink
+ * link of an A100 (600 GB/s total over 12 links, half per direction), which is
+ * also a 200 Gb/s (HDR InfiniBand) network port. It is below PCIe 4.0 ×16
+ * (≈ 31.5 GB/s per direction) and 12× below what an A100 has in an NVSwitch
+ * node (300 GB/s per direction). The latency is an assumption, not a
+ * published figure. Named alternatives: {@link LINK_PRESETS} in linkPresets.ts.
  * @example messageTimeS(25e6, DEFAULT_COST_MODEL) // 0.001005 s: 5 µs + 25 MB / 25 GB/s
  * @see NVIDIA A100 Tensor Core GPU Architecture whitepaper (third-generation NVLink: 25 GB/s per link per direction);
  *   PCI Express Base Specification 4.0 (16 GT/s per lane, about 31.5 GB/s per direction for ×16)

@@ -23,6 +23,19 @@ describe("allReduceSchedule / ddpStepTimeMs", () => {
     expect(() => allReduceSchedule([{ readyMs: 0, allReduceMs: -1 }], 1, true)).toThrow("buckets[0].allReduceMs must be a finite number >= 0, got -1");
   });
 
+  it("rejects a bucket ready after the end of backward (precondition readyMs <= backwardMs), with a RangeError", () => {
+    const step = { forwardMs: 1, backwardMs: 4, buckets: [{ readyMs: 2, allReduceMs: 1 }, { readyMs: 5, allReduceMs: 1 }], optimizerMs: 0, overlap: true };
+    expect(() => ddpStepTimeMs(step)).toThrow(RangeError);
+    expect(() => ddpStepTimeMs(step)).toThrow("buckets[1].readyMs must be <= backwardMs (4), got 5 (a bucket's gradients come from backward)");
+    expect(() => ddpStepTimeMs({ ...step, overlap: false })).toThrow(/buckets\[1\]\.readyMs must be <= backwardMs/);
+    expect(ddpStepTimeMs({ ...step, backwardMs: 5 })).toBe(1 + 6 + 0); // ready exactly at the end is allowed
+  });
+
+  it("buckets need not become ready in bucket order: a later bucket ready earlier still waits its turn", () => {
+    // bucket 0 ready at 5, bucket 1 ready at 1: the stream runs bucket 0 first, [5,7], then bucket 1, [7,8]
+    expect(allReduceSchedule([{ readyMs: 5, allReduceMs: 2 }, { readyMs: 1, allReduceMs: 1 }], 5, true)).toEqual({ startMs: [5, 7], endMs: [7, 8], commEndMs: 8 });
+  });
+
   it("property: overlap never loses; without overlap the time is forward + backward + Σ all-reduce + optimizer; with it at least the compute and the communication", () => {
     const arb = fc.array(fc.record({ readyMs: fc.integer({ min: 0, max: 100 }), allReduceMs: fc.integer({ min: 0, max: 50 }) }), { maxLength: 12 });
     fc.assert(

@@ -25,13 +25,16 @@ export interface AllReduceSchedule {
  * each starts when it is ready and the previous one has finished,
  * start_b = max(ready_b, end_{b−1}), end_b = start_b + allReduce_b. Without
  * overlap every all-reduce waits for the end of backward:
- * ready_b is replaced by backwardMs.
+ * ready_b is replaced by backwardMs. Precondition: every bucket is ready
+ * by the end of backward (readyMs ≤ backwardMs), since its gradients come
+ * from backward.
  *
  * @param buckets in all-reduce order
  * @param backwardMs duration of the whole backward pass (ms ≥ 0)
  * @param overlap launch each bucket as soon as it is ready (DDP) or after backward
  * @returns start and end of each all-reduce, and the end of the last one
- * @throws RangeError `buckets[1].allReduceMs must be a finite number >= 0, got -1`
+ * @throws RangeError `buckets[1].allReduceMs must be a finite number >= 0, got -1`;
+ *   `buckets[0].readyMs must be <= backwardMs (4), got 5 (a bucket's gradients come from backward)`
  * @example allReduceSchedule([{ readyMs: 2, allReduceMs: 3 }, { readyMs: 4, allReduceMs: 3 }], 4, true).commEndMs // 8
  * @see Li et al. 2020, "PyTorch Distributed", VLDB, Sec. 3.2.3 (overlap computation with communication)
  */
@@ -42,6 +45,7 @@ export function allReduceSchedule(buckets: readonly BucketTiming[], backwardMs: 
   let free = 0;
   buckets.forEach((b, i) => {
     checkMs(`buckets[${i}].readyMs`, b.readyMs);
+    if (b.readyMs > backwardMs) throw new RangeError(`buckets[${i}].readyMs must be <= backwardMs (${backwardMs}), got ${b.readyMs} (a bucket's gradients come from backward)`);
     checkMs(`buckets[${i}].allReduceMs`, b.allReduceMs);
     const start = Math.max(overlap ? b.readyMs : Math.max(b.readyMs, backwardMs), free);
     startMs.push(start);
@@ -72,7 +76,8 @@ export interface DdpStepInput {
  *
  * @param step durations in ms (each ≥ 0) and the buckets
  * @returns the step time in ms
- * @throws RangeError `forwardMs must be a finite number >= 0, got NaN`
+ * @throws RangeError `forwardMs must be a finite number >= 0, got NaN`; `buckets[0].readyMs must be <= backwardMs (4), got 5 (a bucket's gradients come from backward)`
+ *   (and the other errors of {@link allReduceSchedule})
  * @example ddpStepTimeMs({ forwardMs: 1, backwardMs: 4, buckets: [{ readyMs: 2, allReduceMs: 3 }], optimizerMs: 1, overlap: true }) // 7
  * @see Li et al. 2020, Sec. 3.2.3; DistributedDataParallel docs
  */

@@ -1,3 +1,4 @@
+import type { Mutant } from "../../harness/index.js";
 import type { ringAllReduce, RingMessage } from "../ring-all-reduce.js";
 
 type F = typeof ringAllReduce;
@@ -41,22 +42,26 @@ function ring(buffers: number[][], o: { floorChunks?: boolean; skipAllGather?: b
   return { result: b, messages };
 }
 
-export const mutants: Record<string, F> = {
-  "all-to-all: every rank sends its whole buffer to every other rank": (buffers) => {
+export const mutants: Record<string, Mutant<F>> = {
+  "no check of the buffers (a ragged input is summed with undefined)": {
+    caughtBy: "no buffer, or buffers of different lengths, throw a RangeError",
+    impl: (buffers) => (buffers.length === 0 ? { result: [], messages: [] } : ring(buffers, {})),
+  },
+  "all-to-all: every rank sends its whole buffer to every other rank": { caughtBy: "2(P−1) messages per rank, one per step, to rank r+1", impl: (buffers) => {
     const P = buffers.length, n = buffers[0].length;
     const sum = Array.from({ length: n }, (_, i) => buffers.reduce((s, b) => s + b[i], 0));
     const messages: RingMessage[] = [];
     for (let r = 0; r < P; r++) for (let q = 0; q < P; q++) if (q !== r && n > 0) messages.push({ step: 0, from: r, to: q, chunk: 0, length: n });
     return { result: buffers.map(() => sum.slice()), messages };
-  },
-  "chunks of ⌊n/P⌋: the remainder is never reduced": (buffers) => ring(buffers, { floorChunks: true }),
-  "reduce-scatter only: forgets the all-gather": (buffers) => ring(buffers, { skipAllGather: true }),
-  "sums directly, then lists ring-shaped messages that do not compute it (always its own chunk r)": (buffers) => {
+  } },
+  "chunks of ⌊n/P⌋: the remainder is never reduced": { caughtBy: "n not a multiple of P, n < P, n = 0, P = 1", impl: (buffers) => ring(buffers, { floorChunks: true }) },
+  "reduce-scatter only: forgets the all-gather": { caughtBy: ["the stub's example", "worked example (P = 3, n = 6)"], impl: (buffers) => ring(buffers, { skipAllGather: true }) },
+  "sums directly, then lists ring-shaped messages that do not compute it (always its own chunk r)": { caughtBy: "2(P−1) messages per rank, one per step, to rank r+1", impl: (buffers) => {
     const P = buffers.length, n = buffers[0].length;
     const sum = Array.from({ length: n }, (_, i) => buffers.reduce((s, b) => s + b[i], 0));
     const len = splits(n, P).map(([lo, hi]) => hi - lo);
     const messages: RingMessage[] = [];
     for (let s = 0; s < 2 * (P - 1); s++) for (let r = 0; r < P; r++) if (len[r] > 0) messages.push({ step: s, from: r, to: (r + 1) % P, chunk: r, length: len[r] });
     return { result: buffers.map(() => sum.slice()), messages };
-  },
+  } },
 };
