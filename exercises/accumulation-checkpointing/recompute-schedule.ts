@@ -17,7 +17,7 @@ import { notImplemented } from "../harness/index.js";
  *
  * Throw a RangeError if numLayers is not an integer >= 1 or the segments are
  * not positive integers summing to numLayers.
- * Read: the chapter's "Activation checkpointing" section; Chen et al. 2016, §3.
+ * Read: the chapter's "Activation checkpointing" section; Chen et al. 2016, §4.
  *
  * @param numLayers n
  * @param segments segment lengths, in layer order

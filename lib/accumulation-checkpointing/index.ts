@@ -11,4 +11,7 @@ export { layerCosts, inputBytes } from "./layer-costs.js";
 export { checkpointedStep, type CheckpointOptions, type CheckpointStepResult } from "./checkpointed-step.js";
 export { chooseSegments, tradeoff, type SegmentationPoint } from "./choose-segments.js";
 export { reentrantGradients, type ReentrantLayer, type ReentrantResult } from "./reentrant-gradients.js";
-export { trainAccumulated, ACCUMULATION_MODES, type AccumulationMode, type TrainAccumulatedOptions } from "./train-accumulated.js";
+export { relativeError } from "./relative-error.js";
+export { trainAccumulated, trainAccumulatedSteps, ACCUMULATION_MODES, type AccumulationMode, type TrainAccumulatedOptions } from "./train-accumulated.js";
+export { ActivationStore, guardBackward } from "./activation-store.js";
+export { accumulateCheckpointed, type AccumulateCheckpointedOptions, type AccumulateCheckpointedResult } from "./accumulate-checkpointed.js";

@@ -1,0 +1,45 @@
+// Data loader (Node, build time): the results of the accumulation-checkpointing
+// page whose inputs are fixed (the three 40-step training runs, the two-rank
+// data-parallel example, the reentrant run on the course model), computed by the
+// same lib functions the page would call, so that nothing trains on page open.
+import { backward, concatBatches, corpus, createModel, flatGrad, forward, mulberry32, sampleBatch, zeroGrad } from "../../lib/nn/index.js";
+import { ACCUMULATION_MODES, checkpointedStep, dataParallelAccumulate, relativeError, trainAccumulated } from "../../lib/accumulation-checkpointing/index.js";
+
+const { vocab, tokens } = corpus();
+const config = { vocabSize: vocab.size, contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 2, seed: 1 };
+
+// "It changes training": three runs from the same weights on the same windows.
+const trainSteps = 40, trainWindow = 4;
+const t0 = performance.now();
+const runs = ACCUMULATION_MODES.map((mode) => ({ mode, losses: trainAccumulated(mode, { model: config, tokens, steps: trainSteps, microBatches: trainWindow }) }));
+const msPerRun = (performance.now() - t0) / runs.length;
+
+// "Data parallel": two ranks with very different token counts.
+const dpRng = mulberry32(21);
+const mkRank = (lens: number[][]) => lens.map((l) => sampleBatch(tokens, { batchSize: 2, seqLen: 16, contextLength: 8, lengths: l }, dpRng));
+const ranks = [mkRank([[16, 16], [12, 16]]), mkRank([[2, 3], [1, 5]])];
+const dpModel = createModel(config);
+zeroGrad(dpModel.params); backward(dpModel, forward(dpModel, concatBatches(ranks.flat())));
+const gDpRef = flatGrad(dpModel.params);
+const dpGlobal = dataParallelAccumulate(dpModel, ranks, "global-tokens");
+const dpLocal = dataParallelAccumulate(dpModel, ranks, "local-tokens");
+
+// "The reentrant pitfall" on the course model: segments [2, 2, rest].
+const reModel = createModel({ ...config, numBlocks: 3 });
+const reBatch = sampleBatch(tokens, { batchSize: 4, seqLen: 16, contextLength: 8 }, mulberry32(5));
+const reSegments = [2, 2, reModel.layers.length - 4];
+const reRun = checkpointedStep(reModel, reBatch, { segments: reSegments, useReentrant: true });
+const nonReRun = checkpointedStep(reModel, reBatch, { segments: reSegments, useReentrant: false });
+
+process.stdout.write(JSON.stringify({
+  config,
+  training: { steps: trainSteps, microBatches: trainWindow, msPerRun, runs },
+  dataParallel: {
+    rankTokens: dpGlobal.rankTokens, globalTokens: dpGlobal.globalTokens,
+    errGlobal: relativeError(dpGlobal.grad, gDpRef), errLocal: relativeError(dpLocal.grad, gDpRef),
+  },
+  reentrant: {
+    segments: reSegments, loss: reRun.loss, layersWithoutGrad: reRun.layersWithoutGrad, warnings: reRun.warnings.length,
+    nonReentrantLayersWithoutGrad: nonReRun.layersWithoutGrad,
+  },
+}));
