@@ -1,9 +1,17 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, expectThrows, property } from "../harness/index.js";
+import { defineExercise, expectSame, expectThrows, fail, property } from "../harness/index.js";
 import { recomputeSchedule as libSchedule, allSegmentations } from "../../lib/accumulation-checkpointing/index.js";
 import type { recomputeSchedule } from "./recompute-schedule.js";
 
 const reference: typeof recomputeSchedule = (n, segments) => libSchedule(n, segments);
+
+/** The call throws a RangeError (the class the contract names). */
+async function expectRangeError(f: typeof recomputeSchedule, args: Parameters<typeof recomputeSchedule>, hint: string): Promise<void> {
+  await expectThrows(f, args, undefined, { hint });
+  try { await f(...structuredClone(args)); } catch (e) {
+    if (!(e instanceof RangeError)) fail(`recomputeSchedule(${args[0]}, [${args[1].join(", ")}]) threw ${(e as Error)?.name ?? typeof e}, not a RangeError`, hint);
+  }
+}
 
 export default defineExercise({
   id: "3.3",
@@ -12,6 +20,7 @@ export default defineExercise({
   file: "exercises/accumulation-checkpointing/recompute-schedule.ts",
   exportName: "recomputeSchedule",
   signature: "recomputeSchedule(numLayers: number, segments: number[]): string[]",
+  section: "activation-checkpointing",
   summary:
     "List the work of one checkpointed training step as labels F<i> (forward), R<i> (recompute in backward) and B<i> (backward): every segment but the last is checkpointed, so in backward it is first re-run in forward order and then backpropagated in reverse. Bad segmentations throw a RangeError.",
   reference,
@@ -26,13 +35,16 @@ export default defineExercise({
         await expectSame(f, reference, [4, [1, 1, 1, 1]], { hint: "the last segment (layer 3) is not checkpointed, so it has no R3" });
     } },
     { name: "bad segmentations throw", points: 1, run: async (f) => {
-        await expectThrows(f, [5, [2, 2]], undefined, { hint: "segments must sum to numLayers" });
-        await expectThrows(f, [3, [3, 0]], undefined, { hint: "segment lengths must be >= 1" });
-        await expectThrows(f, [0, []], undefined, { hint: "numLayers must be >= 1" });
+        await expectRangeError(f, [5, [2, 2]], "segments must sum to numLayers (RangeError)");
+        await expectRangeError(f, [3, [3, 0]], "segment lengths must be >= 1");
+        await expectRangeError(f, [0, []], "numLayers must be >= 1");
+        await expectRangeError(f, [3, [1.5, 1.5]], "segment lengths are whole numbers of layers, even when they sum to numLayers");
+        await expectRangeError(f, [2.5, [2.5]], "numLayers is a whole number");
+        await expectRangeError(f, [2, [NaN, 2]], "NaN is not a length");
     } },
     { name: "random segmentations", points: 2, run: (f) => property(
         fc.integer({ min: 1, max: 8 }).chain((n) => fc.constantFrom(...allSegmentations(n)).map((s) => [n, s] as const)),
-        async ([n, s]) => { await expectSame(f, reference, [n, [...s]], { hint: "forward all; then per segment from the last: (recompute in order, unless last) then backward in reverse" }); },
+        async ([n, s]) => { await expectSame(f, reference, [n, [...s]], { hint: "random segmentations: the order of work of the section \"Activation checkpointing\" (which segment is backpropagated first, which ones are recomputed, and in what order)" }); },
         { numRuns: 60 },
     ) },
   ],
