@@ -2,8 +2,10 @@
 // page whose inputs are fixed (the three 40-step training runs, the two-rank
 // data-parallel example, the reentrant run on the course model), computed by the
 // same lib functions the page would call, so that nothing trains on page open.
-import { backward, concatBatches, corpus, createModel, flatGrad, forward, mulberry32, sampleBatch, zeroGrad } from "../../lib/nn/index.js";
-import { ACCUMULATION_MODES, checkpointedStep, dataParallelAccumulate, relativeError, trainAccumulated } from "../../lib/accumulation-checkpointing/index.js";
+import { AdamW, backward, concatBatches, corpus, createModel, flatData, flatGrad, forward, mulberry32, sampleBatch, zeroGrad, type Batch, type Model } from "../../lib/nn/index.js";
+import {
+  ACCUMULATION_MODES, accumulateCheckpointed, accumulateGradients, checkpointedStep, dataParallelAccumulate, relativeError, sqrtSegments, trainAccumulated,
+} from "../../lib/accumulation-checkpointing/index.js";
 
 const { vocab, tokens } = corpus();
 const config = { vocabSize: vocab.size, contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 2, seed: 1 };
@@ -31,7 +33,23 @@ const reSegments = [2, 2, reModel.layers.length - 4];
 const reRun = checkpointedStep(reModel, reBatch, { segments: reSegments, useReentrant: true });
 const nonReRun = checkpointedStep(reModel, reBatch, { segments: reSegments, useReentrant: false });
 
+// "Accumulation and checkpointing together": 8 AdamW steps of windows of 3 variable-length micro-batches,
+// big batch vs accumulateCheckpointed (√n segments) vs loss / K, on a 3-block model.
+const togetherConfig = { ...config, numBlocks: 3, seed: 7 };
+const twRng = mulberry32(9);
+const togetherWindows: Batch[][] = Array.from({ length: 8 }, () => Array.from({ length: 3 }, () =>
+  sampleBatch(tokens, { batchSize: 2, seqLen: 16, contextLength: 8, lengths: [1 + Math.floor(twRng() * 16), 1 + Math.floor(twRng() * 16)] }, twRng)));
+function trainWith(stepFn: (m: Model, w: Batch[]) => void): Float64Array {
+  const m = createModel(togetherConfig), opt = new AdamW(m.params, { lr: 1e-2 });
+  for (const w of togetherWindows) { stepFn(m, w); opt.step(); }
+  return flatData(m.params);
+}
+const wBig = trainWith((m, w) => { zeroGrad(m.params); backward(m, forward(m, concatBatches(w))); });
+const wTogether = trainWith((m, w) => { accumulateCheckpointed(m, w, { segments: sqrtSegments(m.layers.length) }); });
+const wLossK = trainWith((m, w) => { accumulateGradients(m, w, { normalization: "mean-of-means" }); });
+
 process.stdout.write(JSON.stringify({
+  together: { steps: togetherWindows.length, microBatches: 3, numBlocks: togetherConfig.numBlocks, weightError: relativeError(wTogether, wBig), lossKWeightError: relativeError(wLossK, wBig) },
   config,
   training: { steps: trainSteps, microBatches: trainWindow, msPerRun, runs },
   dataParallel: {
