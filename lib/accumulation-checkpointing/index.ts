@@ -15,3 +15,4 @@ export { relativeError } from "./relative-error.js";
 export { trainAccumulated, trainAccumulatedSteps, ACCUMULATION_MODES, type AccumulationMode, type TrainAccumulatedOptions } from "./train-accumulated.js";
 export { ActivationStore, guardBackward } from "./activation-store.js";
 export { accumulateCheckpointed, type AccumulateCheckpointedOptions, type AccumulateCheckpointedResult } from "./accumulate-checkpointed.js";
+export { accumulationCommunication, type AccumulationCommunicationOptions } from "./accumulation-communication.js";

@@ -6,6 +6,8 @@ import { AdamW, backward, concatBatches, corpus, createModel, flatData, flatGrad
 import {
   ACCUMULATION_MODES, accumulateCheckpointed, accumulateGradients, checkpointedStep, dataParallelAccumulate, relativeError, sqrtSegments, trainAccumulated,
 } from "../../lib/accumulation-checkpointing/index.js";
+import { readFileSync } from "node:fs";
+import { parseModelConfig } from "../../lib/memory/index.js";
 
 const { vocab, tokens } = corpus();
 const config = { vocabSize: vocab.size, contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 2, seed: 1 };
@@ -48,7 +50,11 @@ const wBig = trainWith((m, w) => { zeroGrad(m.params); backward(m, forward(m, co
 const wTogether = trainWith((m, w) => { accumulateCheckpointed(m, w, { segments: sqrtSegments(m.layers.length) }); });
 const wLossK = trainWith((m, w) => { accumulateGradients(m, w, { normalization: "mean-of-means" }); });
 
+// "Other ways to save activation memory": Llama-2-7B's shipped config.json, parsed here so the page needs no validator.
+const llama2_7b = parseModelConfig(readFileSync(new URL("../../lib/memory/configs/llama-2-7b.json", import.meta.url), "utf8"));
+
 process.stdout.write(JSON.stringify({
+  llama2_7b,
   together: { steps: togetherWindows.length, microBatches: 3, numBlocks: togetherConfig.numBlocks, weightError: relativeError(wTogether, wBig), lossKWeightError: relativeError(wLossK, wBig) },
   config,
   training: { steps: trainSteps, microBatches: trainWindow, msPerRun, runs },
