@@ -22,17 +22,17 @@ export default defineExercise({
   signature: "recomputeSchedule(numLayers: number, segments: number[]): string[]",
   section: "activation-checkpointing",
   summary:
-    "List the work of one checkpointed training step as labels F<i> (forward), R<i> (recompute in backward) and B<i> (backward): every segment but the last is checkpointed, so in backward it is first re-run in forward order and then backpropagated in reverse. Bad segmentations throw a RangeError.",
+    "List the work of one checkpointed training step, as checkpoint_sequential runs it, as labels F<i> (forward), R<i> (re-run during backward) and B<i> (backward). Which segments are re-run, when, and in what order is derived in the section \"Activation checkpointing\". Bad segmentations throw a RangeError.",
   reference,
   checks: [
     { name: "no checkpointing", points: 1, run: async (f) => {
-        await expectSame(f, reference, [3, [3]], { hint: "one segment: it is the last one, so nothing is recomputed" });
+        await expectSame(f, reference, [3, [3]], { hint: "one segment: is it checkpointed? (section \"Activation checkpointing\")" });
     } },
     { name: "worked example [2, 2]", points: 1, run: async (f) => {
-        await expectSame(f, reference, [4, [2, 2]], { hint: "backpropagate the last segment first; the first segment is recomputed only when backward reaches it" });
+        await expectSame(f, reference, [4, [2, 2]], { hint: "when is a checkpointed segment re-run: all at the start of backward, or when the gradient reaches it? (section \"Activation checkpointing\")" });
     } },
     { name: "every layer its own segment", points: 1, run: async (f) => {
-        await expectSame(f, reference, [4, [1, 1, 1, 1]], { hint: "the last segment (layer 3) is not checkpointed, so it has no R3" });
+        await expectSame(f, reference, [4, [1, 1, 1, 1]], { hint: "which segment is not checkpointed, and so never re-run?" });
     } },
     { name: "bad segmentations throw", points: 1, run: async (f) => {
         await expectRangeError(f, [5, [2, 2]], "segments must sum to numLayers (RangeError)");
