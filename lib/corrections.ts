@@ -61,6 +61,30 @@ const memory: Correction[] = [
 
 // ── accumulation-checkpointing ─────────────────────────────
 const accumulationCheckpointing: Correction[] = [
+  {
+    id: "accumulation-window-tokens",
+    chapter: "accumulation-checkpointing",
+    title: "loss / K is equivalent only when micro-batches hold equal token counts",
+    claim: "Dividing each micro-batch's loss by the number of accumulation steps makes accumulation \"completely equivalent\" (完全等价) to training with the large batch.",
+    correction: "Only when every micro-batch has the same number of loss tokens. With variable lengths or padding, divide each micro-batch's summed loss by the token count of the whole accumulation window (under data parallelism, of all ranks' windows).",
+    source: "Hugging Face, \"Fixing Gradient Accumulation\" (2024-10-16); PyTorch torch.nn.functional.cross_entropy (reduction=\"mean\" averages over non-ignored targets)",
+  },
+  {
+    id: "accumulation-speed",
+    chapter: "accumulation-checkpointing",
+    title: "accumulation does not speed training up",
+    claim: "Gradient accumulation simulates a larger batch and so raises training speed and model quality (提高训练速度和模型性能).",
+    correction: "The K micro-batches run one after another: the compute per sample is unchanged, and against one pass over the same large batch (when it fits) accumulation is slower. It only makes optimizer steps and, with DDP's no_sync() or DeepSpeed's accumulation boundary, gradient all-reduces K times rarer. A larger effective batch is not better by itself: it changes the optimisation (the learning rate may need retuning).",
+    source: "DeepSpeed configuration docs, gradient_accumulation_steps (\"less frequent communication of gradients\"); PyTorch DistributedDataParallel.no_sync docs",
+  },
+  {
+    id: "reentrant-checkpoint-on-data",
+    chapter: "accumulation-checkpointing",
+    title: "a reentrant checkpoint on the data input trains nothing",
+    claim: "The example checkpoints layer1 and layer2 with checkpoint.checkpoint(layer, x) under PyTorch's default, and says the checkpointed forward runs under torch.no_grad().",
+    correction: "With use_reentrant=True (the default when the argument is omitted) a checkpoint's output requires grad only if an input does; on the data batch, layer1 and then layer2 get no gradient and only layer3 trains. Pass use_reentrant=False or make the input require grad; \"runs under no_grad\" describes only the reentrant variant.",
+    source: "PyTorch torch.utils.checkpoint docs and torch/utils/checkpoint.py (use_reentrant; \"None of the inputs have requires_grad=True. Gradients will be None\")",
+  },
 ];
 
 // ── amp ────────────────────────────────────────────────────

@@ -1,5 +1,6 @@
 import * as fc from "fast-check";
 import { callSafely, defineExercise, expectThrows, fail, property } from "../harness/index.js";
+import type { AnyFunction } from "../harness/index.js";
 import { chooseSegments as libChoose, simulateCheckpointing, layerCosts, tradeoff } from "../../lib/accumulation-checkpointing/index.js";
 import { createModel } from "../../lib/nn/index.js";
 import type { chooseSegments, LayerCost } from "./choose-segments.js";
@@ -22,6 +23,14 @@ async function expectOptimal(f: typeof chooseSegments, costs: LayerCost[], limit
   }
 }
 
+/** The call throws a RangeError whose message matches `pattern` (class and message, as the contract names both). */
+async function expectRangeError<F extends AnyFunction>(f: F, args: Parameters<F>, pattern: RegExp, hint: string): Promise<void> {
+  await expectThrows(f, args, pattern, { hint });
+  try { await f(...structuredClone(args)); } catch (e) {
+    if (!(e instanceof RangeError)) fail(`chooseSegments(…, ${String(args[1])}) threw ${(e as Error)?.name ?? typeof e}, not a RangeError`, hint);
+  }
+}
+
 const c = { inputBytes: 1, savedBytes: 2, flops: 10 };
 const model = createModel({ vocabSize: 60, contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 6, seed: 1 });
 const modelCosts = layerCosts(model.layers, 128, "fp16");
@@ -33,12 +42,14 @@ export default defineExercise({
   file: "exercises/accumulation-checkpointing/choose-segments.ts",
   exportName: "chooseSegments",
   signature: "chooseSegments(costs: {inputBytes, savedBytes, flops}[], memoryLimitBytes: number): number[]",
+  section: "how-many-segments",
   summary:
     "Cut the layers into segments (all but the last checkpointed) so that the peak activation memory fits the limit with the least recomputation. Any optimal segmentation earns the points; the grader checks it is valid, fits, and recomputes no more than the best one. No fit: throw a RangeError.",
   reference,
   checks: [
     { name: "no checkpointing when everything fits", points: 1, run: async (f) => {
         await expectOptimal(f, [c, c, c, c], 8, "if the plain run fits, recompute nothing: one segment");
+        await expectOptimal(f, [c, c, c, c], Infinity, "an unlimited budget (Infinity) fits everything: recompute nothing");
     } },
     { name: "worked example: 4 equal layers, 5 bytes", points: 2, run: async (f) => {
         await expectOptimal(f, [c, c, c, c], 5, "[2, 2] peaks at 5 with 20 FLOPs; [1, 1, 1, 1] also fits but recomputes 30");
@@ -47,11 +58,16 @@ export default defineExercise({
     { name: "the course model at every budget", points: 2, run: async (f) => {
         const peaks = [...new Set(tradeoff(modelCosts).map((p) => p.peakBytes))].sort((a, b) => a - b);
         for (const limit of [peaks[0], peaks[Math.floor(peaks.length / 3)], peaks[Math.floor((2 * peaks.length) / 3)], peaks[peaks.length - 1]]) {
-          await expectOptimal(f, modelCosts, limit, "layers differ here: the embedding's input is int32 ids, the blocks save x and tanh(u); compare all segmentations");
+          await expectOptimal(f, modelCosts, limit, "layers differ here (the embedding's input is int32 ids; the blocks save more than their input): the peak of the section \"How many segments?\" has two terms; compare all segmentations");
         }
     } },
     { name: "impossible budget throws", points: 1, run: async (f) => {
-        await expectThrows(f, [[c, c, c, c], 3], undefined, { hint: "no segmentation peaks below 4 bytes here: throw a RangeError" });
+        await expectRangeError(f, [[c, c, c, c], 3], /fits/, "no segmentation peaks below 4 bytes here: a RangeError saying nothing fits");
+    } },
+    { name: "bad budgets throw RangeError", points: 1, run: async (f) => {
+        await expectRangeError(f, [[c, c, c, c], -1], /memoryLimitBytes/, "a negative budget is not a budget (RangeError naming memoryLimitBytes)");
+        await expectRangeError(f, [[c, c, c, c], NaN], /memoryLimitBytes/, "NaN is not a budget: every comparison with it is false");
+        await expectRangeError(f, [[c, c, c, c], "5" as unknown as number], /memoryLimitBytes/, "a string is not a number of bytes, even if it looks like one");
     } },
     { name: "random layer costs", points: 2, run: (f) => property(
         fc.record({

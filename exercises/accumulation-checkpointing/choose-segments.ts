@@ -23,7 +23,10 @@ export interface LayerCost {
  *       checkpointed segments before k + Σ saved of k's layers (k's own checkpoint is its first layer's input);
  * - recompute FLOPs = Σ flops of the layers of checkpointed segments.
  * Return a segmentation whose peak is <= memoryLimitBytes with the LEAST
- * recompute FLOPs (any one if several tie). If none fits, throw a RangeError.
+ * recompute FLOPs (any one if several tie).
+ * Errors (RangeError): no segmentation fits: the message contains "fits";
+ * memoryLimitBytes is not a number >= 0 (negative, NaN, a string): the message
+ * contains "memoryLimitBytes". Infinity is a valid budget (everything fits).
  * n is at most 12 here: trying all 2^(n−1) segmentations is fine.
  * Read: the chapter's "How many segments?" section; Chen et al. 2016, §4.
  *

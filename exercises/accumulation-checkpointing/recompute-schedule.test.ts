@@ -1,9 +1,17 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, expectThrows, property } from "../harness/index.js";
+import { defineExercise, expectSame, expectThrows, fail, property } from "../harness/index.js";
 import { recomputeSchedule as libSchedule, allSegmentations } from "../../lib/accumulation-checkpointing/index.js";
 import type { recomputeSchedule } from "./recompute-schedule.js";
 
 const reference: typeof recomputeSchedule = (n, segments) => libSchedule(n, segments);
+
+/** The call throws a RangeError (the class the contract names). */
+async function expectRangeError(f: typeof recomputeSchedule, args: Parameters<typeof recomputeSchedule>, hint: string): Promise<void> {
+  await expectThrows(f, args, undefined, { hint });
+  try { await f(...structuredClone(args)); } catch (e) {
+    if (!(e instanceof RangeError)) fail(`recomputeSchedule(${args[0]}, [${args[1].join(", ")}]) threw ${(e as Error)?.name ?? typeof e}, not a RangeError`, hint);
+  }
+}
 
 export default defineExercise({
   id: "3.3",
@@ -12,27 +20,31 @@ export default defineExercise({
   file: "exercises/accumulation-checkpointing/recompute-schedule.ts",
   exportName: "recomputeSchedule",
   signature: "recomputeSchedule(numLayers: number, segments: number[]): string[]",
+  section: "activation-checkpointing",
   summary:
-    "List the work of one checkpointed training step as labels F<i> (forward), R<i> (recompute in backward) and B<i> (backward): every segment but the last is checkpointed, so in backward it is first re-run in forward order and then backpropagated in reverse. Bad segmentations throw a RangeError.",
+    "List the work of one checkpointed training step, as checkpoint_sequential runs it, as labels F<i> (forward), R<i> (re-run during backward) and B<i> (backward). Which segments are re-run, when, and in what order is derived in the section \"Activation checkpointing\". Bad segmentations throw a RangeError.",
   reference,
   checks: [
     { name: "no checkpointing", points: 1, run: async (f) => {
-        await expectSame(f, reference, [3, [3]], { hint: "one segment: it is the last one, so nothing is recomputed" });
+        await expectSame(f, reference, [3, [3]], { hint: "one segment: is it checkpointed? (section \"Activation checkpointing\")" });
     } },
     { name: "worked example [2, 2]", points: 1, run: async (f) => {
-        await expectSame(f, reference, [4, [2, 2]], { hint: "backpropagate the last segment first; the first segment is recomputed only when backward reaches it" });
+        await expectSame(f, reference, [4, [2, 2]], { hint: "when is a checkpointed segment re-run: all at the start of backward, or when the gradient reaches it? (section \"Activation checkpointing\")" });
     } },
     { name: "every layer its own segment", points: 1, run: async (f) => {
-        await expectSame(f, reference, [4, [1, 1, 1, 1]], { hint: "the last segment (layer 3) is not checkpointed, so it has no R3" });
+        await expectSame(f, reference, [4, [1, 1, 1, 1]], { hint: "which segment is not checkpointed, and so never re-run?" });
     } },
     { name: "bad segmentations throw", points: 1, run: async (f) => {
-        await expectThrows(f, [5, [2, 2]], undefined, { hint: "segments must sum to numLayers" });
-        await expectThrows(f, [3, [3, 0]], undefined, { hint: "segment lengths must be >= 1" });
-        await expectThrows(f, [0, []], undefined, { hint: "numLayers must be >= 1" });
+        await expectRangeError(f, [5, [2, 2]], "segments must sum to numLayers (RangeError)");
+        await expectRangeError(f, [3, [3, 0]], "segment lengths must be >= 1");
+        await expectRangeError(f, [0, []], "numLayers must be >= 1");
+        await expectRangeError(f, [3, [1.5, 1.5]], "segment lengths are whole numbers of layers, even when they sum to numLayers");
+        await expectRangeError(f, [2.5, [2.5]], "numLayers is a whole number");
+        await expectRangeError(f, [2, [NaN, 2]], "NaN is not a length");
     } },
     { name: "random segmentations", points: 2, run: (f) => property(
         fc.integer({ min: 1, max: 8 }).chain((n) => fc.constantFrom(...allSegmentations(n)).map((s) => [n, s] as const)),
-        async ([n, s]) => { await expectSame(f, reference, [n, [...s]], { hint: "forward all; then per segment from the last: (recompute in order, unless last) then backward in reverse" }); },
+        async ([n, s]) => { await expectSame(f, reference, [n, [...s]], { hint: "random segmentations: the order of work of the section \"Activation checkpointing\" (which segment is backpropagated first, which ones are recomputed, and in what order)" }); },
         { numRuns: 60 },
     ) },
   ],

@@ -6,7 +6,7 @@ import { checkSegments } from "./segments.js";
 
 /**
  * What one layer costs, for `rows` rows in some format.
- * @see the sources of {@link simulateCheckpointing}: Chen et al. 2016, §3–4; PyTorch `torch.utils.checkpoint.checkpoint_sequential`
+ * @see the sources of {@link simulateCheckpointing}: Chen et al. 2016, §4 (√n: §4.3); PyTorch `torch.utils.checkpoint.checkpoint_sequential`
  */
 export interface LayerCost {
   /** Bytes of the layer's input (what a checkpoint at this layer stores). */
@@ -19,7 +19,7 @@ export interface LayerCost {
 
 /**
  * One step of the schedule, with the activation bytes alive after it.
- * @see the sources of {@link simulateCheckpointing}: Chen et al. 2016, §3–4; PyTorch `torch.utils.checkpoint.checkpoint_sequential`
+ * @see the sources of {@link simulateCheckpointing}: Chen et al. 2016, §4 (√n: §4.3); PyTorch `torch.utils.checkpoint.checkpoint_sequential`
  */
 export interface CheckpointEvent {
   t: number;
@@ -32,7 +32,7 @@ export interface CheckpointEvent {
 
 /**
  * What {@link simulateCheckpointing} returns.
- * @see the sources of {@link simulateCheckpointing}: Chen et al. 2016, §3–4; PyTorch `torch.utils.checkpoint.checkpoint_sequential`
+ * @see the sources of {@link simulateCheckpointing}: Chen et al. 2016, §4 (√n: §4.3); PyTorch `torch.utils.checkpoint.checkpoint_sequential`
  */
 export interface CheckpointSimulation {
   result: {
@@ -68,7 +68,7 @@ export interface CheckpointSimulation {
  * const c = { inputBytes: 1, savedBytes: 2, flops: 10 };
  * simulateCheckpointing([c, c, c, c], [4]).result;    // { peakBytes: 8, recomputeFlops: 0, … }
  * simulateCheckpointing([c, c, c, c], [2, 2]).result; // { peakBytes: 5, recomputeFlops: 20, … }
- * @see Chen et al. 2016, §3–4; PyTorch `torch.utils.checkpoint.checkpoint_sequential`
+ * @see Chen et al. 2016, §4 (√n: §4.3); PyTorch `torch.utils.checkpoint.checkpoint_sequential`
  */
 export function simulateCheckpointing(costs: readonly LayerCost[], segments: readonly number[]): CheckpointSimulation {
   checkSegments(costs.length, segments);

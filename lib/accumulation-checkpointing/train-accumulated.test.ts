@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { corpus } from "../nn/index.js";
-import { ACCUMULATION_MODES, trainAccumulated } from "./train-accumulated.js";
+import { ACCUMULATION_MODES, trainAccumulated, trainAccumulatedSteps } from "./train-accumulated.js";
 
 const { tokens, vocab } = corpus();
 const model = { vocabSize: vocab.size, contextLength: 8, embedDim: 8, width: 16, hiddenDim: 32, numBlocks: 1, seed: 1 };
@@ -30,5 +30,14 @@ describe("trainAccumulated", () => {
     expect(() => trainAccumulated("window tokens", { ...o, microBatches: 1.5 })).toThrow(/microBatches must be an integer >= 1/);
     expect(() => trainAccumulated("window tokens", { ...o, lr: -1 })).toThrow(/lr must be > 0/);
     expect(() => trainAccumulated("sum" as never, o)).toThrow(/mode must be one of big batch, window tokens, loss \/ K/);
+  });
+
+  it("trainAccumulatedSteps yields, step by step, the losses of trainAccumulated, and validates on the first next()", () => {
+    const steps = [...trainAccumulatedSteps("loss / K", { ...o, steps: 5 })];
+    const whole = trainAccumulated("loss / K", { ...o, steps: 5 });
+    expect(steps).toHaveLength(5);
+    steps.forEach((l, i) => expect(Object.is(l, whole[i])).toBe(true));
+    const g = trainAccumulatedSteps("window tokens", { ...o, steps: 0 });
+    expect(() => g.next()).toThrow(RangeError);
   });
 });

@@ -59,6 +59,23 @@ export interface TrainAccumulatedOptions {
  * @see Hugging Face, "Fixing Gradient Accumulation" (Oct 2024); the chapter's section "It changes training"
  */
 export function trainAccumulated(mode: AccumulationMode, o: TrainAccumulatedOptions): number[] {
+  return [...trainAccumulatedSteps(mode, o)];
+}
+
+/**
+ * The same run as {@link trainAccumulated}, one optimizer step at a time: a
+ * generator that yields the loss before each step, so a page can hand control
+ * back to the browser between steps (the chapter's "Train live" button).
+ * Validation happens on the first `next()`.
+ *
+ * @param mode how a window becomes one gradient
+ * @param o model, corpus and sizes (as {@link trainAccumulated})
+ * @returns a generator of `steps` losses (nats per token), equal one by one to {@link trainAccumulated}'s
+ * @throws {RangeError} the messages of {@link trainAccumulated}, on the first `next()`
+ * @example [...trainAccumulatedSteps("big batch", {model: cfg, tokens, steps: 2})].length // 2
+ * @see Hugging Face, "Fixing Gradient Accumulation" (Oct 2024); the chapter's section "It changes training"
+ */
+export function* trainAccumulatedSteps(mode: AccumulationMode, o: TrainAccumulatedOptions): Generator<number, void, void> {
   const { steps, microBatches = 4, batchSize = 2, seqLen = 16, lr = 1e-2, dataSeed = 11 } = o;
   if (!ACCUMULATION_MODES.includes(mode)) throw new RangeError(`mode must be one of ${ACCUMULATION_MODES.join(", ")}, got "${String(mode)}"`);
   for (const [name, v] of [["steps", steps], ["microBatches", microBatches], ["batchSize", batchSize], ["seqLen", seqLen]] as const) {
@@ -68,21 +85,21 @@ export function trainAccumulated(mode: AccumulationMode, o: TrainAccumulatedOpti
   const model = createModel(o.model);
   const opt = new AdamW(model.params, { lr });
   const rng = mulberry32(dataSeed);
-  const losses: number[] = [];
   for (let s = 0; s < steps; s++) {
     const window = Array.from({ length: microBatches }, () => {
       const lengths = Array.from({ length: batchSize }, () => 1 + Math.floor(rng() * seqLen));
       return sampleBatch(o.tokens, { batchSize, seqLen, contextLength: o.model.contextLength, lengths }, rng);
     });
+    let loss: number;
     if (mode === "big batch") {
       zeroGrad(model.params);
       const f = forward(model, concatBatches(window));
       backward(model, f);
-      losses.push(f.loss);
+      loss = f.loss;
     } else {
-      losses.push(accumulateGradients(model, window, { normalization: mode === "window tokens" ? "window-tokens" : "mean-of-means" }).loss);
+      loss = accumulateGradients(model, window, { normalization: mode === "window tokens" ? "window-tokens" : "mean-of-means" }).loss;
     }
     opt.step();
+    yield loss;
   }
-  return losses;
 }

@@ -1,3 +1,4 @@
+import type { Mutant } from "../../harness/index.js";
 import type { chooseSegments, LayerCost } from "../choose-segments.js";
 
 function compositions(n: number): number[][] {
@@ -28,21 +29,33 @@ function peak(costs: LayerCost[], segs: number[], forgetForwardEnd: boolean): nu
 function recompute(costs: LayerCost[], segs: number[]): number {
   return costs.slice(0, costs.length - segs[segs.length - 1]).reduce((s, c) => s + c.flops, 0);
 }
-function best(costs: LayerCost[], limit: number, score: (s: number[]) => number, forgetForwardEnd = false): number[] {
+function best(costs: LayerCost[], limit: number, score: (s: number[]) => number, forgetForwardEnd = false, validate = true): number[] {
+  if (validate && (typeof limit !== "number" || !(limit >= 0))) throw new RangeError(`memoryLimitBytes must be a number >= 0, got ${limit}`);
   let b: number[] | null = null;
   for (const s of compositions(costs.length)) {
     if (peak(costs, s, forgetForwardEnd) > limit) continue;
     if (!b || score(s) < score(b)) b = s;
   }
-  if (!b) throw new RangeError("no segmentation fits");
+  if (!b) throw new RangeError("no segmentation fits the budget");
   return b;
 }
 
-export const mutants: Record<string, typeof chooseSegments> = {
-  "always √n equal segments (Chen's rule, ignoring the budget)": (costs) => {
-    const n = costs.length, k = Math.max(1, Math.round(Math.sqrt(n)));
-    return Array.from({ length: k }, (_, i) => Math.floor(n / k) + (i < n % k ? 1 : 0));
+export const mutants: Record<string, Mutant<typeof chooseSegments>> = {
+  "always √n equal segments (Chen's rule, ignoring the budget)": {
+    impl: (costs) => {
+      const n = costs.length, k = Math.max(1, Math.round(Math.sqrt(n)));
+      return Array.from({ length: k }, (_, i) => Math.floor(n / k) + (i < n % k ? 1 : 0));
+    },
+    caughtBy: ["no checkpointing when everything fits", "impossible budget throws"],
   },
-  "minimises the peak instead of the recomputation": (costs, limit) => best(costs, limit, (s) => peak(costs, s, false)),
-  "forgets the checkpoints still alive when forward ends": (costs, limit) => best(costs, limit, (s) => recompute(costs, s), true),
+  "minimises the peak instead of the recomputation": { impl: (costs, limit) => best(costs, limit, (s) => peak(costs, s, false)), caughtBy: "no checkpointing when everything fits" },
+  "forgets the checkpoints still alive when forward ends": { impl: (costs, limit) => best(costs, limit, (s) => recompute(costs, s), true), caughtBy: "worked example: 4 equal layers, 5 bytes" },
+  "does not validate the budget (NaN and negative budgets end as 'nothing fits', a string is compared as a number)": {
+    impl: (costs, limit) => best(costs, limit, (s) => recompute(costs, s), false, false),
+    caughtBy: "bad budgets throw RangeError",
+  },
+  "throws a plain Error when nothing fits": {
+    impl: (costs, limit) => { try { return best(costs, limit, (s) => recompute(costs, s)); } catch (e) { throw new Error((e as Error).message); } },
+    caughtBy: ["impossible budget throws", "bad budgets throw RangeError"],
+  },
 };
