@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { encode, toHex } from "./encode.js";
+import { encode, toHex, formatWithBits } from "./encode.js";
 import { decode } from "./decode.js";
 import { round } from "./round.js";
 import { FORMAT_NAMES, FORMATS } from "./formats.js";
@@ -111,5 +111,17 @@ describe("encode(format, x) and decode(format, bits)", () => {
     expect(() => decode("fp8-e4m3", 1.5)).toThrow(RangeError);
     expect(() => decode("fp16", "1" as unknown as number)).toThrow(RangeError);
     expect(() => encode("fp99", 1)).toThrow(TypeError);
+  });
+
+  it("formatWithBits shows a value's own pattern, and none for a value outside the format", () => {
+    expect(formatWithBits("fp16", 2048)).toBe("2048 (0x6800)");
+    expect(formatWithBits("fp16", 2049)).toBe("2049 (not a fp16 value)"); // not 0x6800, the pattern of the rounded 2048
+    expect(formatWithBits("fp16", -0)).toBe("-0 (0x8000)");
+    expect(formatWithBits("bf16", NaN)).toBe(`NaN (${toHex("bf16", FORMATS.bf16.nanBits)})`);
+    expect(formatWithBits("fp16", "1")).toBe('string "1"');
+    fc.assert(fc.property(fc.integer({ min: 0, max: 0xffff }), (b) => {
+      const v = decode("fp16", b);
+      return Number.isNaN(v) || formatWithBits("fp16", v).endsWith(`(${toHex("fp16", b)})`);
+    }), { seed: 9, numRuns: 500 });
   });
 });
