@@ -105,6 +105,11 @@ describe("encode(format, x) and decode(format, bits)", () => {
     }
   });
 
+  it("decode(format, -0) is +0: the number −0 is the pattern 0, not the sign bit", () => {
+    for (const f of FORMAT_NAMES) expect(Object.is(decode(f, -0), 0), f).toBe(true);
+    expect(Object.is(decode("fp16", 0x8000), -0)).toBe(true);
+  });
+
   it("decode rejects patterns outside [0, 2^bits) and non-integers, naming the range", () => {
     expect(() => decode("fp16", 70000)).toThrow("bits must be an integer in [0, 65535] for fp16, got 70000");
     expect(() => decode("fp8-e4m3", -1)).toThrow(RangeError);
