@@ -20,3 +20,4 @@ export type { AccumulateOptions } from "./accumulate.js";
 export { uniformValues, logUniformValues } from "./seeded-values.js";
 export { mulberry32 } from "../random.js";
 export { fastRound, fastRounder, bf16round, castArray, roundArrayInPlace, TRAIN_FORMATS, type TrainFormat } from "./fast-round.js";
+export { trainQuantized, type TrainQuantizedOptions, type TrainQuantizedResult } from "./train-quantized.js";
