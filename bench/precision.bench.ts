@@ -10,7 +10,8 @@
  * slow but correct one (`round` per element), the budget of the grader.
  */
 import { createQuantizer } from "../lib/precision/quantize.js";
-import { round, FORMATS, logUniformValues, trainQuantized } from "../lib/precision/index.js";
+import { round, FORMATS, logUniformValues } from "../lib/precision/index.js";
+import { trainQuantized } from "../lib/precision/train-quantized.js";
 import { kernelRoundToFormat } from "../lib/precision/kernel-round.js";
 
 const N = 1_000_000;

@@ -1,6 +1,7 @@
 import * as fc from "fast-check";
 import { defineExercise, expectSame, expectThrows, fail, isNotImplemented, property } from "../harness/index.js";
-import { castArray, formatWithBits, FORMATS, toHex, trainQuantized, type TrainQuantizedOptions, type TrainQuantizedResult } from "../../lib/precision/index.js";
+import { castArray, formatWithBits, FORMATS, toHex } from "../../lib/precision/index.js";
+import { trainQuantized, type TrainQuantizedOptions, type TrainQuantizedResult } from "../../lib/precision/train-quantized.js";
 import { createModel, corpus, DEFAULT_MODEL } from "../../lib/nn/index.js";
 import type { quantize } from "./quantize.js";
 

@@ -2,7 +2,8 @@
 // with AdamW in fp32 (lib/nn train) and in simulated bf16/fp16 (lib/precision trainQuantized), with the
 // same initial weights and batches, so the page draws the curves without training in the browser.
 import { train } from "../../lib/nn/index.js";
-import { trainQuantized, castArray } from "../../lib/precision/index.js";
+import { castArray } from "../../lib/precision/index.js";
+import { trainQuantized } from "../../lib/precision/train-quantized.js";
 
 const steps = 200;
 const model = { width: 16, hiddenDim: 32, numBlocks: 1 };
