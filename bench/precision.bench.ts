@@ -5,9 +5,13 @@
  * kernel's own rounding function directly. Compile time is measured apart
  * (first call); throughput is the median of 3 warm runs, in values/s.
  * Also checks, once per row, that the outputs are equal bit for bit.
+ * Then the training of exercise 1.5 (trainQuantized on the exercise's small
+ * model): ms per step in bf16 and fp16 with the reference rounding and with a
+ * slow but correct one (`round` per element), the budget of the grader.
  */
 import { createQuantizer } from "../lib/precision/quantize.js";
 import { round, FORMATS, logUniformValues } from "../lib/precision/index.js";
+import { trainQuantized } from "../lib/precision/train-quantized.js";
 import { kernelRoundToFormat } from "../lib/precision/kernel-round.js";
 
 const N = 1_000_000;
@@ -68,4 +72,20 @@ export default async function bench(): Promise<void> {
   }
   console.log(`Rounding ${N.toLocaleString("en-US")} float32 values (|x| from 2^-30 to 2^20, 1 in 16 an exact tie); median of ${RUNS} warm runs.`);
   console.table(rows);
+
+  // Exercise 1.5's runs: the grader trains 1 + 5 + 20 (bf16) + 20 (fp16) steps with the student's rounding.
+  const RUN = { model: { width: 16, hiddenDim: 32, numBlocks: 1 }, batchSize: 4, seqLen: 8, lr: 1e-2 };
+  const slow = (v: Float32Array, f: "fp16" | "bf16") => Float32Array.from(v, (x) => round(f, x));
+  const train = [];
+  for (const format of ["bf16", "fp16"] as const) {
+    for (const [name, quantize] of [["castArray (reference)", undefined], ["round per element (slow, correct)", slow]] as const) {
+      trainQuantized({ format, steps: 2, ...RUN, quantize }); // warm-up
+      const t0 = performance.now();
+      trainQuantized({ format, steps: 20, ...RUN, quantize, lossScale: format === "fp16" ? 1024 : 1 });
+      const ms = (performance.now() - t0) / 20;
+      train.push({ format, rounding: name, "ms / step": +ms.toFixed(1), "grader's 46 steps, s": +((46 * ms) / 1000).toFixed(2) });
+    }
+  }
+  console.log("Exercise 1.5: trainQuantized on the exercise's model (width 16, hidden 32, 1 block, 4 × 8 tokens per step)");
+  console.table(train);
 }

@@ -1,20 +1,23 @@
 import { notImplemented } from "../harness/index.js";
 
 /**
- * Exercise 1.1 — decode an fp16 (IEEE 754 binary16) bit pattern.
+ * Exercise 1.1 — decode an fp16 bit pattern.
  *
- * Return the value of the 16-bit pattern `bits`: sign s (bit 15), exponent
- * field e (bits 14–10, bias 15), fraction f (bits 9–0):
- * - e = 0: zero or subnormal, (−1)^s · f · 2^−24 (so 0x8000 is −0);
- * - 1 ≤ e ≤ 30: normal, (−1)^s · (1 + f/1024) · 2^(e − 15);
- * - e = 31: ±Infinity when f = 0, NaN otherwise.
- *
- * Inputs: an integer in [0, 65535]. Anything else (70000, −1, 1.5, a string)
- * must throw a RangeError whose message names `bits`.
- * Output: a number (exact: every fp16 value is a float64 value).
- * Check yourself: 0x3c00 → 1, 0xc000 → −2, 0x7bff → 65504, 0x0001 → 2^−24.
- * Read: the chapter's "bit layout" section; IEEE 754-2008 §3.4.
- * Use arithmetic or bit operators (`>>`, `&`), as you like.
+ * What: the value that a 16-bit IEEE 754 binary16 ("half precision") pattern
+ * encodes: zeros, subnormals, normal numbers, ±Infinity and NaN.
+ * Input: `bits`, the pattern as an unsigned integer in [0, 65535]: bit 15 is
+ * the sign, bits 14–10 the exponent field, bits 9–0 the fraction field.
+ * −0 is the number 0, so it is a valid input and means the pattern 0x0000.
+ * Output: a number, exact (every fp16 value is a float64 value); the pattern
+ * of negative zero gives −0.
+ * Errors: any other input (70000, −1, 1.5, NaN, Infinity, the string
+ * "15360") throws a RangeError whose message starts with
+ * `bits must be an integer in [0, 65535]` and names the value received,
+ * e.g. `bits must be an integer in [0, 65535], got 70000`.
+ * Convention: IEEE 754-2008 §3.4 (binary interchange formats), binary16
+ * parameters: 5 exponent bits, bias 15, 10 fraction bits.
+ * Example: decodeFp16(0x3555) → 0.333251953125.
+ * The page derives the layout: src/precision.md, "One layout, six formats".
  *
  * @param bits the pattern, an integer in [0, 65535]
  * @returns the value it encodes

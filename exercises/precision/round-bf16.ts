@@ -3,20 +3,19 @@ import { notImplemented } from "../harness/index.js";
 /**
  * Exercise 1.2 — round a float32 value to bfloat16.
  *
- * Return the bf16 value nearest to `x` (a float32 value, e.g. from
- * `Math.fround`), as a number. bf16 keeps float32's sign and 8 exponent bits
- * and only the top 7 of its 23 fraction bits.
- * - Round to nearest; when x is exactly halfway between two bf16 values
- *   (the dropped 16 bits are 0x8000), choose the one whose last kept bit is 0
- *   (ties to even). Truncating the low 16 bits is wrong.
- * - Overflow: values that round beyond the largest bf16 (≈ 3.3895e38) give
- *   ±Infinity, as PyTorch's `x.to(torch.bfloat16)` does.
- * - NaN stays NaN, ±Infinity and ±0 stay themselves; float32 subnormals round
- *   to bf16 subnormals (bf16 has them too).
- * Check yourself: 1.01171875 → 1.015625 (tie, 0x3f82), 1.00390625 → 1 (tie).
- * Hint: a Float32Array and a Uint32Array on the same buffer give the bits.
- * Read: the chapter's "rounding" section; Wang & Kanwar 2019 (bfloat16);
- * PyTorch c10/util/BFloat16.h `round_to_nearest_even`.
+ * What: the bf16 value nearest to `x`, as PyTorch's `x.to(torch.bfloat16)`
+ * computes it from a float32 tensor.
+ * Input: `x`, a float32 value (any number that `Math.fround` leaves
+ * unchanged): normal, subnormal, ±0, ±Infinity or NaN.
+ * Output: a number, the bf16 value (exact in float32 and float64).
+ * Convention: round to nearest, ties to even (IEEE 754-2008 §4.3.1,
+ * roundTiesToEven), on bf16's layout: float32's sign and 8 exponent bits,
+ * 7 fraction bits, subnormals kept (Wang & Kanwar 2019; PyTorch
+ * c10/util/BFloat16.h). A value that rounds beyond the largest bf16 becomes
+ * ±Infinity; NaN stays NaN; ±0 and ±Infinity stay themselves.
+ * Errors: none (every float32 value has an answer).
+ * Examples: roundToBf16(1.01171875) → 1.015625; roundToBf16(1.00390625) → 1.
+ * The page derives the rule: src/precision.md, "Rounding: to nearest, ties to even".
  *
  * @param x a float32 value
  * @returns the nearest bf16 value (ties to even), a number

@@ -1,7 +1,7 @@
 /**
  * Softmax cross-entropy over the vocabulary, with PyTorch's ignore_index.
  */
-import { roundArray, type Format } from "./precision.js";
+import { roundArrayWith, type Format, type Quantize } from "./precision.js";
 import type { Activation } from "./types.js";
 
 /**
@@ -73,6 +73,7 @@ export function crossEntropy(logits: Activation, targets: Int32Array, ignoreInde
  * @param scale multiplier (finite), e.g. 1/tokenCount or lossScale/windowTokens
  * @param format compute format of the result
  * @param ignoreIndex target value of padded rows (default {@link IGNORE_INDEX})
+ * @param quantize optional replacement of the rounding to a 16-bit `format` (see lib/nn `Quantize`; default: lib/precision's rounding)
  * @returns dlogits, (N, V)
  * @throws {RangeError} `scale must be a finite number, got <scale>`
  * @example
@@ -80,7 +81,7 @@ export function crossEntropy(logits: Activation, targets: Int32Array, ignoreInde
  * @see PyTorch torch.nn.functional.cross_entropy docs (ignore_index=-100: ignored targets contribute no gradient);
  *   Goodfellow, Bengio & Courville 2016, Deep Learning (the softmax output unit: ∂/∂z of −log softmax(z)[t] is softmax(z) − onehot(t))
  */
-export function crossEntropyBackward(probs: Float32Array, targets: Int32Array, V: number, scale: number, format: Format, ignoreIndex = IGNORE_INDEX): Activation {
+export function crossEntropyBackward(probs: Float32Array, targets: Int32Array, V: number, scale: number, format: Format, ignoreIndex = IGNORE_INDEX, quantize?: Quantize): Activation {
   if (!Number.isFinite(scale)) throw new RangeError(`scale must be a finite number, got ${scale}`);
   const N = targets.length;
   const d = new Float32Array(N * V);
@@ -89,5 +90,5 @@ export function crossEntropyBackward(probs: Float32Array, targets: Int32Array, V
     if (t === ignoreIndex) continue;
     for (let v = 0; v < V; v++) d[n * V + v] = scale * (probs[n * V + v] - (v === t ? 1 : 0)); // (N, V)
   }
-  return { data: roundArray(format, d), rows: N, cols: V };
+  return { data: roundArrayWith(format, d, quantize), rows: N, cols: V };
 }

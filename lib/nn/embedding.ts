@@ -5,7 +5,7 @@
 import { createParam } from "./param.js";
 import type { Rng } from "../random.js";
 import type { Layer } from "./types.js";
-import { roundTo } from "./precision.js";
+import { roundCompute } from "./ops.js";
 
 /**
  * An embedding layer (as `nn.Embedding` followed by a flatten).
@@ -36,17 +36,19 @@ export function embedding(name: string, vocabSize: number, contextLength: number
         for (let c = 0; c < C; c++) {
           const id = x.data[n * C + c]; // (N, C)
           if (!Number.isInteger(id) || id < 0 || id >= vocabSize) throw new RangeError(`batch.contexts[${n * C + c}] must be an integer token id in [0, ${vocabSize}), got ${id}`);
-          for (let j = 0; j < d; j++) y[n * C * d + c * d + j] = roundTo(ops.precision.compute, W.data[id * d + j]); // (N, C, d)
+          for (let j = 0; j < d; j++) y[n * C * d + c * d + j] = W.data[id * d + j]; // (N, C, d)
         }
       }
+      roundCompute(y, ops);
       return { y: { data: y, rows: x.rows, cols: C * d }, saved: { x, extra: [], bytes: x.rows * C * 4 } };
     },
     backward(saved, dy, ops) {
       const x = saved.x;
+      const g = roundCompute(Float32Array.from(dy.data), ops); // (N, C, d), rounded to the compute format
       for (let n = 0; n < x.rows; n++) {
         for (let c = 0; c < C; c++) {
           const id = x.data[n * C + c];
-          for (let j = 0; j < d; j++) W.grad[id * d + j] += roundTo(ops.precision.compute, dy.data[n * C * d + c * d + j]);
+          for (let j = 0; j < d; j++) W.grad[id * d + j] += g[n * C * d + c * d + j];
         }
       }
       return null;

@@ -50,6 +50,10 @@
  *   (activation checkpointing in chapter 3).
  * - **Data**: `sampleBatch(tokens, {batchSize, seqLen, contextLength, lengths?}, rng)` gives N = B·L
  *   rows; `lengths` pads each sequence's tail with `IGNORE_INDEX` (−100), which the loss skips.
+ * - **Plugging in a rounding**: `{ ...cpuOps(precision), quantize }` replaces the rounding of every op output
+ *   to a 16-bit compute format by `quantize(values, format)` (a new or the same Float32Array);
+ *   `copyParams(src, dst, format, quantize)` and `crossEntropyBackward(…, quantize)` take it too. Without it
+ *   nothing changes. Exercise 1.5 trains with a student's rounding this way.
  * - **Rounding**: `roundTo(format, x)` equals `lib/precision`'s `round(format, x)` (fast equivalents,
  *   tested equal to `round` on float32, float64 and near-tie inputs).
  *
@@ -60,9 +64,9 @@
  * Training text: data/sonnets.ts (source and licence in its header).
  */
 export { mulberry32, gaussian, randomInt, type Rng } from "../random.js";
-export { roundTo, roundArray, bytesPerElement, checkPrecision, FORMATS, FP32, type Format, type Precision } from "./precision.js";
+export { roundTo, roundArray, roundArrayWith, bytesPerElement, checkPrecision, FORMATS, FP32, type Format, type Precision, type Quantize } from "./precision.js";
 export { matmul, matmulFlops, checkMatmul, type MatmulShape } from "./matmul.js";
-export { cpuOps } from "./ops.js";
+export { cpuOps, roundCompute } from "./ops.js";
 export type { Param, Activation, Layer, Saved, Ops, MatmulFn } from "./types.js";
 export { createParam, zeroGrad, flatGrad, flatData, parameterCount, copyParams } from "./param.js";
 export { embedding } from "./embedding.js";

@@ -3,8 +3,8 @@
  */
 import { createParam } from "./param.js";
 import type { Rng } from "../random.js";
-import { bytesPerElement, roundArray } from "./precision.js";
-import { addBias, addColumnSums, addInto } from "./ops.js";
+import { bytesPerElement } from "./precision.js";
+import { addBias, addColumnSums, addInto, roundCompute } from "./ops.js";
 import type { Layer } from "./types.js";
 
 /**
@@ -38,7 +38,7 @@ export function linear(name: string, inFeatures: number, outFeatures: number, rn
       addInto(W.grad, ops.matmul(x.data, dy.data, { M: I, K: N, N: O, transA: true }, acc), ops); // xᵀ dy: (I, O)
       addColumnSums(b.grad, dy, ops);
       const dx = ops.matmul(dy.data, W.data, { M: N, K: O, N: I, transB: true }, acc); // dy Wᵀ: (N, I)
-      return { data: roundArray(ops.precision.compute, dx), rows: N, cols: I };
+      return { data: roundCompute(dx, ops), rows: N, cols: I };
     },
     flops: (rows) => 2 * rows * I * O + rows * O,
     savedBytes: (rows, format) => rows * I * bytesPerElement(format),

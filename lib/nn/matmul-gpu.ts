@@ -28,8 +28,8 @@ export interface GpuMatmul {
  *
  * Equality with the CPU path: both accumulate in order, but a backend may
  * keep the running sum in higher precision or fuse multiply-adds, so results
- * agree within |Δc[i, j]| ≤ K · 2⁻²³ · Σ_k |a[i, k]·b[k, j]| (the classic
- * bound on recursive summation, Higham 2002 §3.1), not bit for bit.
+ * agree within |Δc[i, j]| ≤ K · 2⁻²³ · Σ_k |a[i, k]·b[k, j]| (the
+ * inner-product error bound, Higham 2002 §3.1), not bit for bit.
  *
  * @param mode gpu.js mode: undefined (best available), "gpu", "webgl2", "cpu", …
  * @returns the kernel wrapper; call destroy() when done

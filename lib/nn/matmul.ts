@@ -57,7 +57,7 @@ export function checkMatmul(a: ArrayLike<number>, b: ArrayLike<number>, s: Matmu
  * @example
  * matmul(Float32Array.of(1, 2, 3, 4), Float32Array.of(5, 6, 7, 8), { M: 2, K: 2, N: 2 });
  * // Float32Array [19, 22, 43, 50]
- * @see Micikevicius et al. 2017, Mixed Precision Training, §3.2 (accumulate fp16 products into fp32)
+ * @see Micikevicius et al. 2017, Mixed Precision Training, §3.3 Arithmetic Precision (accumulate fp16 products into fp32)
  */
 export function matmul(a: Float32Array, b: Float32Array, shape: MatmulShape, accumulate: Format = "fp32"): Float32Array {
   checkMatmul(a, b, shape);

@@ -7,7 +7,7 @@ import { embedding } from "./embedding.js";
 import { linear } from "./linear.js";
 import { residualMlp } from "./residual-mlp.js";
 import { selfAttention } from "./self-attention.js";
-import { crossEntropy, crossEntropyBackward } from "./cross-entropy.js";
+import { crossEntropy, crossEntropyBackward, IGNORE_INDEX } from "./cross-entropy.js";
 import { cpuOps } from "./ops.js";
 import { mulberry32 } from "../random.js";
 import type { Batch } from "./sampler.js";
@@ -175,6 +175,6 @@ export function forward(model: Model, batch: Batch, ops: Ops = cpuOps()): Forwar
  */
 export function backward(model: Model, f: ForwardResult, scale = f.tokenCount > 0 ? 1 / f.tokenCount : 0, ops: Ops = cpuOps()): void {
   const V = model.config.vocabSize;
-  const dlogits = crossEntropyBackward(f.cache.probs, f.cache.targets, V, scale, ops.precision.compute);
+  const dlogits = crossEntropyBackward(f.cache.probs, f.cache.targets, V, scale, ops.precision.compute, IGNORE_INDEX, ops.quantize);
   backwardLayers(model.layers, f.cache.saved, dlogits, ops);
 }

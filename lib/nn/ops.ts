@@ -3,7 +3,7 @@
  * to the compute format.
  */
 import { matmul } from "./matmul.js";
-import { FP32, roundArray, type Precision } from "./precision.js";
+import { FP32, roundArrayWith, type Precision } from "./precision.js";
 import type { Activation, Ops } from "./types.js";
 
 /**
@@ -53,7 +53,7 @@ export function zeros(rows: number, cols: number): Activation {
  */
 export function addBias(y: Float32Array, bias: Float32Array, rows: number, cols: number, ops: Ops): void {
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) y[r * cols + c] += bias[c]; // (rows, cols)
-  roundArray(ops.precision.compute, y);
+  roundCompute(y, ops);
 }
 
 /**
@@ -73,7 +73,7 @@ export function addColumnSums(grad: Float32Array, dy: Activation, ops: Ops): voi
   const acc = new Float64Array(dy.cols);
   for (let r = 0; r < dy.rows; r++) for (let c = 0; c < dy.cols; c++) acc[c] += dy.data[r * dy.cols + c];
   s.set(acc);
-  roundArray(ops.precision.compute, s);
+  roundCompute(s, ops);
   for (let c = 0; c < dy.cols; c++) grad[c] += s[c];
 }
 
@@ -90,6 +90,22 @@ export function addColumnSums(grad: Float32Array, dy: Activation, ops: Ops): voi
  * @see PyTorch torch.Tensor.backward docs (gradients accumulate into .grad); Micikevicius et al. 2017, Mixed Precision Training (low-precision gradients, fp32 master copy)
  */
 export function addInto(grad: Float32Array, g: Float32Array, ops: Ops): void {
-  roundArray(ops.precision.compute, g);
+  roundCompute(g, ops);
   for (let i = 0; i < g.length; i++) grad[i] += g[i];
+}
+
+/**
+ * Rounds `a` in place to the compute format of `ops`, with `ops.quantize` when it is set
+ * (fp16/bf16 only), and returns it.
+ *
+ * @param a values, overwritten
+ * @param ops its `precision.compute` is the format, its optional `quantize` the rounding
+ * @returns `a`
+ * @throws {RangeError} `format must be one of fp32, fp16, bf16, got "<x>"`; the hook's length message (see roundArrayWith)
+ * @example
+ * roundCompute(Float32Array.of(1.01171875), cpuOps({ compute: "bf16", accumulate: "fp32" })); // Float32Array [1.015625]
+ * @see lib/precision `castArray`; IEEE 754-2008 §4.3.1
+ */
+export function roundCompute(a: Float32Array, ops: Ops): Float32Array {
+  return roundArrayWith(ops.precision.compute, a, ops.quantize);
 }

@@ -2,7 +2,7 @@
  * Creating, clearing, copying and flattening parameters.
  */
 import { gaussian, type Rng } from "../random.js";
-import { roundArray, type Format } from "./precision.js";
+import { roundArrayWith, type Format, type Quantize } from "./precision.js";
 import type { Param } from "./types.js";
 
 /**
@@ -94,19 +94,20 @@ export function parameterCount(params: readonly Param[]): number {
  * @param src parameters to read
  * @param dst parameters to overwrite (same names and shapes)
  * @param format round the copy to this format (default fp32: exact copy)
+ * @param quantize optional replacement of the rounding to a 16-bit `format` (see `Quantize`; default: lib/precision's rounding)
  * @returns nothing (`dst` is overwritten)
  * @throws {RangeError} `dst must have the same parameters as src: <name> differs`
  * @example
  * copyParams(master.params, half.params, "fp16");
  * @see Micikevicius et al. 2017, §3.1 (fp32 master copy of weights)
  */
-export function copyParams(src: readonly Param[], dst: readonly Param[], format: Format = "fp32"): void {
+export function copyParams(src: readonly Param[], dst: readonly Param[], format: Format = "fp32", quantize?: Quantize): void {
   if (src.length !== dst.length) throw new RangeError(`dst must have the same parameters as src: ${dst.length} vs ${src.length} tensors`);
   for (let i = 0; i < src.length; i++) {
     if (src[i].name !== dst[i].name || src[i].data.length !== dst[i].data.length) {
       throw new RangeError(`dst must have the same parameters as src: ${dst[i].name} differs`);
     }
     dst[i].data.set(src[i].data);
-    roundArray(format, dst[i].data);
+    roundArrayWith(format, dst[i].data, quantize);
   }
 }

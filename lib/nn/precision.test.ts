@@ -61,3 +61,42 @@ describe("roundTo", () => {
     expect(() => checkPrecision({ compute: "fp16", accumulate: "int8" as never })).toThrow(/precision.accumulate must be one of/);
   });
 });
+
+describe("roundArrayWith and the ops.quantize hook", () => {
+  it("roundArrayWith(format, a) without a hook is roundArray; fp32 never calls the hook", async () => {
+    const { roundArrayWith } = await import("./precision.js");
+    const a = Float32Array.of(1.01171875, 65520, 1e-8);
+    expect(Array.from(roundArrayWith("bf16", a.slice()))).toEqual(Array.from(roundArray("bf16", a.slice())));
+    let called = 0;
+    roundArrayWith("fp32", a.slice(), (v) => { called++; return v; });
+    expect(called).toBe(0);
+    expect(Array.from(roundArrayWith("fp16", a.slice(), (v) => v.map(() => 7)))).toEqual([7, 7, 7]);
+    expect(() => roundArrayWith("fp16", a.slice(), (v) => v.subarray(1))).toThrow(/quantize must return a Float32Array of 3 elements, got 2 elements/);
+  });
+  it("forward/backward with ops.quantize = lib's rounding equal the run without it bit for bit, and call it in every layer kind", async () => {
+    const { createModel, forward, backward } = await import("./model.js");
+    const { cpuOps } = await import("./ops.js");
+    const { sampleBatch } = await import("./sampler.js");
+    const { mulberry32 } = await import("../random.js");
+    const { castArray } = await import("../precision/fast-round.js");
+    const { flatGrad } = await import("./param.js");
+    const cfg = { vocabSize: 11, contextLength: 4, embedDim: 4, width: 8, hiddenDim: 8, numBlocks: 1, seed: 3, attention: true };
+    const tokens = Int32Array.from({ length: 200 }, (_, i) => (i * 7) % 11);
+    for (const compute of ["fp16", "bf16"] as const) {
+      const run = (quantize?: (v: Float32Array, f: "fp16" | "bf16") => Float32Array) => {
+        const m = createModel(cfg);
+        const batch = sampleBatch(tokens, { batchSize: 2, seqLen: 4, contextLength: 4 }, mulberry32(1));
+        const ops = { ...cpuOps({ compute, accumulate: "fp32" }), quantize };
+        const f = forward(m, batch, ops);
+        backward(m, f, 1 / f.tokenCount, ops);
+        return { loss: f.loss, grad: Array.from(flatGrad(m.params)) };
+      };
+      const kinds = new Set<number>();
+      const hooked = run((v, f) => { kinds.add(v.length); return castArray(f, v); });
+      expect(hooked).toEqual(run());
+      expect(kinds.size).toBeGreaterThan(5); // activations and gradients of several shapes
+      const zeroed = run((v) => new Float32Array(v.length));
+      expect(zeroed.grad.every((g) => g === 0)).toBe(true); // the hook reaches every gradient
+    }
+  });
+});

@@ -69,6 +69,41 @@ export const roundTo: (format: Format, x: number) => number = fastRound;
 export const roundArray: (format: Format, a: Float32Array) => Float32Array = roundArrayInPlace;
 
 /**
+ * A replacement for the rounding of op outputs to a 16-bit format: takes the
+ * values (float32) and the format, returns the rounded values (a new array or
+ * the same one, same length). The course plugs a student's rounding in here
+ * (exercise 1.5); `castArray` of lib/precision is the reference.
+ */
+export type Quantize = (values: Float32Array, format: "fp16" | "bf16") => Float32Array;
+
+/**
+ * Rounds every element of `a` to `format` in place, with `quantize` when one is
+ * given and the format is fp16 or bf16, with {@link roundArray} otherwise (fp32:
+ * a no-op). Without `quantize` it is exactly {@link roundArray}.
+ *
+ * @param format the target format
+ * @param a the array to round (overwritten)
+ * @param quantize optional replacement rounding (see {@link Quantize})
+ * @returns `a`
+ * @throws {RangeError} `format must be one of fp32, fp16, bf16, got "<format>"`;
+ *   `quantize must return a Float32Array of <n> elements, got <what>` when the replacement returns something else
+ * @example
+ * roundArrayWith("bf16", Float32Array.of(1.01171875)); // Float32Array [1.015625]
+ * roundArrayWith("bf16", Float32Array.of(1.01171875), (v) => v.map(Math.trunc)); // Float32Array [1]
+ * @see lib/precision `castArray` (the reference rounding); IEEE 754-2008 §4.3.1
+ */
+export function roundArrayWith(format: Format, a: Float32Array, quantize?: Quantize): Float32Array {
+  if (!quantize || format === "fp32") return roundArray(format, a);
+  if (format !== "fp16" && format !== "bf16") return roundArray(format, a); // throws the format message
+  const r = quantize(a, format);
+  if (!(r instanceof Float32Array) || r.length !== a.length) {
+    throw new RangeError(`quantize must return a Float32Array of ${a.length} elements, got ${r instanceof Float32Array ? `${r.length} elements` : Object.prototype.toString.call(r)}`);
+  }
+  if (r !== a) a.set(r);
+  return a;
+}
+
+/**
  * Bytes one element of `format` occupies in memory.
  *
  * @param format the format

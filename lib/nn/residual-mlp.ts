@@ -4,8 +4,8 @@
  */
 import { createParam } from "./param.js";
 import type { Rng } from "../random.js";
-import { bytesPerElement, roundArray } from "./precision.js";
-import { addBias, addColumnSums, addInto } from "./ops.js";
+import { bytesPerElement } from "./precision.js";
+import { addBias, addColumnSums, addInto, roundCompute } from "./ops.js";
 import type { Layer } from "./types.js";
 
 /**
@@ -37,7 +37,7 @@ export function residualMlp(name: string, width: number, hiddenDim: number, rng:
       const a = ops.matmul(x.data, W1.data, { M: N, K: h, N: H }, acc); // (N, H)
       addBias(a, b1.data, N, H, ops);
       for (let i = 0; i < a.length; i++) a[i] = Math.tanh(a[i]);
-      roundArray(fmt, a);
+      roundCompute(a, ops);
       const y = ops.matmul(a, W2.data, { M: N, K: H, N: h }, acc); // (N, h)
       for (let i = 0; i < y.length; i++) y[i] += x.data[i];
       addBias(y, b2.data, N, h, ops);
@@ -49,12 +49,12 @@ export function residualMlp(name: string, width: number, hiddenDim: number, rng:
       addColumnSums(b2.grad, dy, ops);
       const du = ops.matmul(dy.data, W2.data, { M: N, K: h, N: H, transB: true }, acc); // dy W2ᵀ: (N, H)
       for (let i = 0; i < du.length; i++) du[i] *= 1 - a[i] * a[i];
-      roundArray(fmt, du);
+      roundCompute(du, ops);
       addInto(W1.grad, ops.matmul(x.data, du, { M: h, K: N, N: H, transA: true }, acc), ops); // xᵀ du: (h, H)
       addColumnSums(b1.grad, { data: du, rows: N, cols: H }, ops);
       const dx = ops.matmul(du, W1.data, { M: N, K: H, N: h, transB: true }, acc); // du W1ᵀ: (N, h)
       for (let i = 0; i < dx.length; i++) dx[i] += dy.data[i];
-      return { data: roundArray(fmt, dx), rows: N, cols: h };
+      return { data: roundCompute(dx, ops), rows: N, cols: h };
     },
     flops: (rows) => 2 * rows * h * H + 2 * rows * H * h + rows * (2 * H + 2 * h),
     savedBytes: (rows, format) => rows * (h + H) * bytesPerElement(format),

@@ -4,8 +4,8 @@
  */
 import { createParam } from "./param.js";
 import type { Rng } from "../random.js";
-import { bytesPerElement, roundArray } from "./precision.js";
-import { addInto } from "./ops.js";
+import { bytesPerElement } from "./precision.js";
+import { addInto, roundCompute } from "./ops.js";
 import type { Layer } from "./types.js";
 
 /**
@@ -31,7 +31,7 @@ export function selfAttention(name: string, contextLength: number, embedDim: num
   const C = contextLength, d = embedDim, scale = 1 / Math.sqrt(d);
   const [Wq, Wk, Wv, Wo] = ["Wq", "Wk", "Wv", "Wo"].map((w) => createParam(`${name}.${w}`, [d, d], 1 / Math.sqrt(d), rng));
   const proj = (x: Float32Array, W: Float32Array, rows: number, ops: Parameters<Layer["forward"]>[1], transB = false) =>
-    roundArray(ops.precision.compute, ops.matmul(x, W, { M: rows * C, K: d, N: d, transB }, ops.precision.accumulate)); // (N·C, d)
+    roundCompute(ops.matmul(x, W, { M: rows * C, K: d, N: d, transB }, ops.precision.accumulate), ops); // (N·C, d)
   return {
     name, kind: "self-attention", params: [Wq, Wk, Wv, Wo], inFeatures: C * d, outFeatures: C * d,
     forward(x, ops) {
@@ -51,16 +51,16 @@ export function selfAttention(name: string, contextLength: number, embedDim: num
           for (let j = 0; j <= i; j++) P[(n * C + i) * C + j] = row[j] / z; // (N, C, C)
         }
       }
-      roundArray(ops.precision.compute, P);
+      roundCompute(P, ops);
       for (let n = 0; n < N; n++) for (let i = 0; i < C; i++) for (let t = 0; t < d; t++) {
         let s = 0;
         for (let j = 0; j <= i; j++) s += P[(n * C + i) * C + j] * V[(n * C + j) * d + t];
         O[(n * C + i) * d + t] = s; // (N, C, d)
       }
-      roundArray(ops.precision.compute, O);
+      roundCompute(O, ops);
       const y = proj(O, Wo.data, N, ops);
       for (let k = 0; k < y.length; k++) y[k] += x.data[k];
-      roundArray(ops.precision.compute, y);
+      roundCompute(y, ops);
       const bytes = (5 * N * C * d + N * C * C) * bytesPerElement(ops.precision.compute);
       return { y: { data: y, rows: N, cols: C * d }, saved: { x, extra: [Q, K, V, P, O], bytes } };
     },
@@ -88,14 +88,14 @@ export function selfAttention(name: string, contextLength: number, embedDim: num
           }
         }
       }
-      for (const a of [dQ, dK, dV]) roundArray(fmt, a);
+      for (const a of [dQ, dK, dV]) roundCompute(a, ops);
       const dx = Float32Array.from(dy.data);
       for (const [W, dA] of [[Wq, dQ], [Wk, dK], [Wv, dV]] as const) {
         addInto(W.grad, ops.matmul(x.data, dA, { M: d, K: R, N: d, transA: true }, acc), ops); // Xᵀ dA: (d, d)
         const back = ops.matmul(dA, W.data, { M: R, K: d, N: d, transB: true }, acc); // dA Wᵀ: (N·C, d)
         for (let k = 0; k < dx.length; k++) dx[k] += back[k];
       }
-      return { data: roundArray(fmt, dx), rows: N, cols: C * d };
+      return { data: roundCompute(dx, ops), rows: N, cols: C * d };
     },
     flops: (rows) => 4 * 2 * rows * C * d * d + 2 * 2 * rows * C * C * d + 3 * rows * C * C,
     savedBytes: (rows, format) => (5 * rows * C * d + rows * C * C) * bytesPerElement(format),

@@ -1,7 +1,7 @@
 /**
  * The data types shared by the layers of `lib/nn`.
  */
-import type { Format, Precision } from "./precision.js";
+import type { Format, Precision, Quantize } from "./precision.js";
 import type { MatmulShape } from "./matmul.js";
 
 /** A trainable tensor: its values and the gradient accumulated into it by `backward`. */
@@ -29,6 +29,13 @@ export type MatmulFn = (a: Float32Array, b: Float32Array, shape: MatmulShape, ac
 export interface Ops {
   precision: Precision;
   matmul: MatmulFn;
+  /**
+   * Optional: the rounding of op outputs (activations, gradients) and of the
+   * embedding's rows to `precision.compute` when it is fp16 or bf16. Default:
+   * lib/precision's rounding (`roundArray`). Matmul partial sums are rounded by
+   * the matmul (to `precision.accumulate`), not by this hook.
+   */
+  quantize?: Quantize;
 }
 
 /** What a layer's forward keeps for its backward. */

@@ -18,6 +18,7 @@ import { getFormat } from "./formats.js";
  * @example decode("fp16", 0x3c00) // 1
  * @example decode("fp16", 0x7bff) // 65504
  * @example decode("fp16", 0x0001) // 5.960464477539063e-8 (2^-24)
+ * @example decode("fp16", -0) // 0 (+0: the number −0 is the pattern 0x0000)
  * @example decode("fp8-e4m3", 0x7e) // 448
  * @example decode("fp8-e4m3", 0x7f) // NaN
  * @see IEEE 754-2008 §3.4; OCP OFP8 v1.0 Table 1
@@ -28,6 +29,7 @@ export function decode(format: string, bits: number): number {
   if (typeof bits !== "number" || !Number.isInteger(bits) || bits < 0 || bits >= limit) {
     throw new RangeError(`bits must be an integer in [0, ${limit - 1}] for ${f.name}, got ${String(bits)}`);
   }
+  bits += 0; // the number −0 is the pattern 0 (+0 + 0 and −0 + 0 are both +0)
   const mantScale = 2 ** f.mantissaBits;
   const sign = bits >= 2 ** (f.bits - 1) ? -1 : 1;
   const fraction = bits % mantScale;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { encode, toHex } from "./encode.js";
+import { encode, toHex, formatWithBits } from "./encode.js";
 import { decode } from "./decode.js";
 import { round } from "./round.js";
 import { FORMAT_NAMES, FORMATS } from "./formats.js";
@@ -105,11 +105,28 @@ describe("encode(format, x) and decode(format, bits)", () => {
     }
   });
 
+  it("decode(format, -0) is +0: the number −0 is the pattern 0, not the sign bit", () => {
+    for (const f of FORMAT_NAMES) expect(Object.is(decode(f, -0), 0), f).toBe(true);
+    expect(Object.is(decode("fp16", 0x8000), -0)).toBe(true);
+  });
+
   it("decode rejects patterns outside [0, 2^bits) and non-integers, naming the range", () => {
     expect(() => decode("fp16", 70000)).toThrow("bits must be an integer in [0, 65535] for fp16, got 70000");
     expect(() => decode("fp8-e4m3", -1)).toThrow(RangeError);
     expect(() => decode("fp8-e4m3", 1.5)).toThrow(RangeError);
     expect(() => decode("fp16", "1" as unknown as number)).toThrow(RangeError);
     expect(() => encode("fp99", 1)).toThrow(TypeError);
+  });
+
+  it("formatWithBits shows a value's own pattern, and none for a value outside the format", () => {
+    expect(formatWithBits("fp16", 2048)).toBe("2048 (0x6800)");
+    expect(formatWithBits("fp16", 2049)).toBe("2049 (not a fp16 value)"); // not 0x6800, the pattern of the rounded 2048
+    expect(formatWithBits("fp16", -0)).toBe("-0 (0x8000)");
+    expect(formatWithBits("bf16", NaN)).toBe(`NaN (${toHex("bf16", FORMATS.bf16.nanBits)})`);
+    expect(formatWithBits("fp16", "1")).toBe('string "1"');
+    fc.assert(fc.property(fc.integer({ min: 0, max: 0xffff }), (b) => {
+      const v = decode("fp16", b);
+      return Number.isNaN(v) || formatWithBits("fp16", v).endsWith(`(${toHex("fp16", b)})`);
+    }), { seed: 9, numRuns: 500 });
   });
 });

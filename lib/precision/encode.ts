@@ -5,7 +5,7 @@
  * 32-bit patterns of fp32 stay non-negative: bits = s·2^(n−1) + e·2^m + f.
  */
 import { getFormat } from "./formats.js";
-import { round, type RoundOptions } from "./round.js";
+import { round, isRepresentable, type RoundOptions } from "./round.js";
 import { binade } from "./binade.js";
 
 /**
@@ -58,16 +58,22 @@ export function toHex(format: string, bits: number): string {
 }
 
 /**
- * A value with its bit pattern, for messages and tables: `1.015625 (0x3f82)`.
- * Values that are not numbers are shown with their type.
+ * A value with its own bit pattern, for messages and tables: `1.015625 (0x3f82)`.
+ * Only a value of the format has a pattern: any other number is shown with
+ * "(not a <format> value)", never with the bits of its rounded value (which
+ * would make 2049 look like 0x6800, the pattern of 2048). Values that are not
+ * numbers are shown with their type.
  * @param format a format name
- * @param v a value (rounded to the format for the pattern)
- * @returns "<value> (<hex>)"; −0 shows as "-0"
+ * @param v a value
+ * @returns "<value> (<hex>)" for a value of the format, "<value> (not a <format> value)" otherwise; −0 shows as "-0"
  * @example formatWithBits("bf16", 1.015625) // "1.015625 (0x3f82)"
+ * @example formatWithBits("fp16", 2049) // "2049 (not a fp16 value)"
  * @throws {TypeError} on an unknown format, as {@link toHex}
  * @see IEEE 754-2008 §3.4; the page's section "The bit-layout explorer" (src/precision.md)
  */
 export function formatWithBits(format: string, v: unknown): string {
   if (typeof v !== "number") return `${typeof v} ${JSON.stringify(v) ?? String(v)}`;
-  return `${Object.is(v, -0) ? "-0" : String(v)} (${toHex(format, encode(format, v))})`;
+  const shown = Object.is(v, -0) ? "-0" : String(v);
+  if (!isRepresentable(format, v)) return `${shown} (not a ${getFormat(format).name} value)`;
+  return `${shown} (${toHex(format, encode(format, v))})`;
 }

@@ -5,6 +5,8 @@
  * `quantize` and `accumulate` load gpu.js; pages import them from
  * "./quantize.js" / "./accumulate.js" dynamically so that reading stays light.
  * This index re-exports only the CPU modules plus the kernels' types.
+ * `trainQuantized` (which loads lib/nn's model) is imported from
+ * "./train-quantized.js" for the same reason.
  */
 export { FORMATS, FORMAT_NAMES, getFormat, makeFormat, type FormatName, type FloatFormat } from "./formats.js";
 export { round, isRepresentable, roundMagnitude, type RoundOptions } from "./round.js";
@@ -20,3 +22,4 @@ export type { AccumulateOptions } from "./accumulate.js";
 export { uniformValues, logUniformValues } from "./seeded-values.js";
 export { mulberry32 } from "../random.js";
 export { fastRound, fastRounder, bf16round, castArray, roundArrayInPlace, TRAIN_FORMATS, type TrainFormat } from "./fast-round.js";
+export type { TrainQuantizedOptions, TrainQuantizedResult } from "./train-quantized.js";
