@@ -12,7 +12,8 @@ export { castArray, castInPlace, caster, bf16round, TRAIN_PRECISIONS, type Train
 export { accumulationError, type AccumulationErrorPoint } from "./accumulationError.js";
 export { optimizerStep, initOptimizerState, type OptimizerConfig, type OptimizerState, type SgdConfig, type AdamWConfig } from "../nn/optimizer-step.js";
 export { ampStep, initAmpState, type AmpConfig, type AmpModel, type AmpState, type AmpStepRecord, type AmpEvent } from "./ampStep.js";
-export { trainAmp, type TrainAmpResult } from "./trainAmp.js";
+export { trainAmp, ampSteps, type TrainAmpResult } from "./trainAmp.js";
+export { SCALE_TRACE_DEMO, scaleTraceConfig, type ScaleTraceSettings } from "./scaleTraceDemo.js";
 export { mulberry32, gaussian, type Rng } from "../random.js";
 export { charLmSetup, AMP_LIVE_MODEL, type CharLmSetup, type CharLmOptions } from "./charLmSetup.js";
 export { gradExponentHistogram, FP16_LIMITS, type ExponentBin, type ExponentHistogram } from "./gradExponents.js";
