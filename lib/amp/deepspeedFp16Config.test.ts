@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DynamicLossScaler, LossScaler } from "./DynamicLossScaler.js";
-import { createLossScaler, parseDeepSpeedFp16 } from "./deepspeedFp16Config.js";
+import { createLossScaler, fp16Summary, parseDeepSpeedFp16 } from "./deepspeedFp16Config.js";
 
 // The ZeRO-2 config of the notes (004_…), fp16 block as printed there.
 const notesConfig = {
@@ -66,5 +66,23 @@ describe("parseDeepSpeedFp16", () => {
     expect(bad({ enabled: true, loss_scale_windw: 100 })).toThrow(/fp16 has unknown keys: loss_scale_windw/);
     expect(bad({ enabled: "yes" })).toThrow(/fp16.enabled must be true or false/);
     expect(() => parseDeepSpeedFp16([])).toThrow(/config must be a DeepSpeed config object/);
+  });
+});
+
+describe("fp16Summary", () => {
+  it("fp16Summary(notes' config) per release: rejected on current DeepSpeed, a dynamic scaler with min 1e-10 on v0.17.0", () => {
+    const cur = fp16Summary(notesConfig, { fp16: true });
+    expect(cur.ok).toBe(false);
+    expect(!cur.ok && cur.error).toMatch(/fp16.min_loss_scale must be an integer >= 1/);
+    const old = fp16Summary(notesConfig, { fp16: true }, "v0.17.0");
+    expect(old).toEqual({ ok: true, release: "v0.17.0", kind: "dynamic", keysSet: ["initial_scale_power", "loss_scale_window", "min_loss_scale", "hysteresis"], scaler: { initScale: 65536, scaleWindow: 100, minScale: 1e-10, delayedShift: 2, consecutiveHysteresis: false, raiseErrorAtMinScale: true, release: "v0.17.0" }, staticScale: null });
+  });
+
+  it("fp16Summary is JSON data: a static block gives staticScale, fp16 off gives scale 1; it survives JSON round trips", () => {
+    const st = fp16Summary({ fp16: { enabled: true, loss_scale: 128 } });
+    expect(st).toEqual({ ok: true, release: "current", kind: "static", keysSet: [], scaler: null, staticScale: 128 });
+    expect(JSON.parse(JSON.stringify(st))).toEqual(st);
+    expect(fp16Summary({})).toMatchObject({ ok: true, kind: "none", staticScale: 1 });
+    expect(() => fp16Summary({}, undefined, "v1" as never)).toThrow(new RangeError("release must be one of current, v0.17.0, got v1"));
   });
 });

@@ -148,3 +148,33 @@ export function createLossScaler(settings: Fp16Settings): DynamicLossScaler | Lo
   if (settings.kind === "static") return new LossScaler(settings.block.loss_scale);
   return new DynamicLossScaler(settings.scaler);
 }
+
+/** What {@link fp16Summary} reports: plain data (JSON), so a build can compute it and a page show it without zod. */
+export type Fp16Summary =
+  | { ok: true; release: DeepSpeedRelease; kind: Fp16Settings["kind"]; keysSet: string[]; scaler: DynamicLossScalerOptions | null; staticScale: number | null }
+  | { ok: false; release: DeepSpeedRelease; error: string };
+
+/**
+ * Parses a DeepSpeed config for one release and says which loss scaler it
+ * configures, as plain data: the options of the dynamic scaler, or the static
+ * scale, or the parse error's message (never throws for a bad config).
+ * @param config a whole DeepSpeed config (object)
+ * @param trainer the HF Trainer's precision flags, to resolve `"auto"`
+ * @param release "current" (default) or "v0.17.0"
+ * @returns {@link Fp16Summary}
+ * @throws {RangeError} only for an unknown release: `release must be one of current, v0.17.0, got v1`
+ * @example fp16Summary({fp16: {enabled: true, min_loss_scale: 1e-10}}).ok // false (min_loss_scale is an int on current DeepSpeed)
+ * @example fp16Summary({fp16: {enabled: true, loss_scale: 128}}, undefined, "v0.17.0") // {ok: true, release: "v0.17.0", kind: "static", keysSet: [], scaler: null, staticScale: 128}
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/precision_config.py, deepspeed/runtime/fp16/loss_scaler.py `CreateLossScaler`
+ */
+export function fp16Summary(config: unknown, trainer?: HfTrainerPrecisionArgs, release: DeepSpeedRelease = "current"): Fp16Summary {
+  if (!DEEPSPEED_RELEASES.includes(release)) throw new RangeError(`release must be one of ${DEEPSPEED_RELEASES.join(", ")}, got ${String(release)}`);
+  let s: Fp16Settings;
+  try {
+    s = parseDeepSpeedFp16(config, trainer, release);
+  } catch (e) {
+    return { ok: false, release, error: (e as Error).message };
+  }
+  const sc = createLossScaler(s);
+  return { ok: true, release, kind: s.kind, keysSet: s.keysSet, scaler: sc instanceof DynamicLossScaler ? { ...sc.options } : null, staticScale: sc instanceof LossScaler ? sc.lossScale : null };
+}

@@ -6,7 +6,7 @@ export { GRAD_SCALER_DEFAULTS, updateScale, validateScaleUpdateOptions, type Sca
 export { unscaleGrads, invScale, hasInfOrNaN } from "./unscaleGrads.js";
 export { GradScaler, type GradScalerOptions, type ScalableOptimizer, type OptState, type ScalerStepResult } from "./GradScaler.js";
 export { DynamicLossScaler, LossScaler, dynamicLossScaleUpdate, validateDynamicLossScalerOptions, MIN_SCALE_ERROR, DEEPSPEED_RELEASES, type DeepSpeedRelease, type DynamicLossScalerOptions, type DynamicLossScalerState } from "./DynamicLossScaler.js";
-export { parseDeepSpeedFp16, createLossScaler, Fp16BlockSchema, fp16BlockSchema, SCALER_KEYS, LEGACY_DYNAMIC_DEFAULTS, type Fp16Block, type Fp16Settings, type HfTrainerPrecisionArgs } from "./deepspeedFp16Config.js";
+export { parseDeepSpeedFp16, createLossScaler, fp16Summary, Fp16BlockSchema, fp16BlockSchema, SCALER_KEYS, type Fp16Summary, LEGACY_DYNAMIC_DEFAULTS, type Fp16Block, type Fp16Settings, type HfTrainerPrecisionArgs } from "./deepspeedFp16Config.js";
 export { clipGradNorm, compareClipOrder, type ClipOrderComparison } from "./clipGradNorm.js";
 export { castArray, castInPlace, caster, bf16round, TRAIN_PRECISIONS, type TrainPrecision } from "./castArray.js";
 export { accumulationError, type AccumulationErrorPoint } from "./accumulationError.js";

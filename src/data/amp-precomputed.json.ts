@@ -1,7 +1,8 @@
 // Data loader (Node, build time): the amp page's results whose inputs are fixed,
 // computed once by the same lib functions the page would call, so that nothing
 // trains or simulates on page open (the page runs live versions on a button).
-import { accumulationError, ampStep, AMP_LIVE_MODEL, caster, charLmSetup, initAmpState, SCALE_TRACE_DEMO, scaleTraceConfig, trainAmp, type AmpConfig, type AmpModel } from "../../lib/amp/index.js";
+import { fp16Summary } from "../../lib/amp/deepspeedFp16Config.js";
+import { DEEPSPEED_RELEASES,accumulationError, ampStep, AMP_LIVE_MODEL, caster, charLmSetup, initAmpState, SCALE_TRACE_DEMO, scaleTraceConfig, trainAmp, type AmpConfig, type AmpModel } from "../../lib/amp/index.js";
 
 // 1. The loss-scale trace at the page's default slider settings (200 steps of the live model).
 const { steps, tokensPerStep, settings } = SCALE_TRACE_DEMO;
@@ -22,7 +23,16 @@ const mwRun = (masterWeights: boolean) => {
   return s.master[0]![0]!;
 };
 
+// 4. The notes' ZeRO-2 fp16 block (note 004), parsed for each DeepSpeed release, with the HF Trainer's --fp16 on and off:
+//    the page shows these until the reader edits the config, and loads the validator (zod) only then.
+const notesFp16 = { fp16: { enabled: "auto", loss_scale: 0, loss_scale_window: 100, initial_scale_power: 16, hysteresis: 2, min_loss_scale: 1e-10 } };
+const deepspeed = {
+  text: JSON.stringify(notesFp16, null, 2),
+  byTrainerFp16: Object.fromEntries([true, false].map((fp16) => [String(fp16), DEEPSPEED_RELEASES.map((r) => fp16Summary(notesFp16, { fp16 }, r))])),
+};
+
 process.stdout.write(JSON.stringify({
+  deepspeed,
   scaleTrace: { settings, steps, tokensPerStep, records: trace },
   accumulation: { ks: accKs, trials: 4, points: accumulation },
   masterWeights: { steps: 1000, update: 1e-4, withMaster: mwRun(true), withoutMaster: mwRun(false) },
