@@ -17,3 +17,4 @@ export { SCALE_TRACE_DEMO, scaleTraceConfig, type ScaleTraceSettings } from "./s
 export { mulberry32, gaussian, type Rng } from "../random.js";
 export { charLmSetup, AMP_LIVE_MODEL, type CharLmSetup, type CharLmOptions } from "./charLmSetup.js";
 export { gradExponentHistogram, FP16_LIMITS, type ExponentBin, type ExponentHistogram } from "./gradExponents.js";
+export { trainWithGradScaler, type GradScalerLike, type TrainWithGradScalerOptions, type ScalerStepRecord } from "./trainWithGradScaler.js";
