@@ -67,7 +67,7 @@ export interface ScalerStepRecord {
 export function trainWithGradScaler<B>(model: AmpModel<B>, init: readonly Float32Array[], nextBatch: (step: number) => B, scaler: GradScalerLike, steps: number, options: TrainWithGradScalerOptions): { records: ScalerStepRecord[]; weights: Float32Array[] } {
   if (!(Number.isInteger(steps) && steps >= 1)) throw new RangeError(`steps must be an integer >= 1, got ${steps}`);
   const precision = options.precision ?? "fp16";
-  let weights = init.map((w) => Float32Array.from(w));
+  let weights: Float32Array[] = init.map((w) => Float32Array.from(w));
   let optState = initOptimizerState(weights);
   const records: ScalerStepRecord[] = [];
   for (let i = 0; i < steps; i++) {
@@ -79,7 +79,7 @@ export function trainWithGradScaler<B>(model: AmpModel<B>, init: readonly Float3
       grads, // fp32 .grad, scaled by S; the scaler unscales them in place
       step() {
         const r = optimizerStep(weights, grads, optState, options.optimizer);
-        weights = r.params;
+        weights = r.params as Float32Array[];
         optState = r.state;
         stepped = true;
       },
