@@ -2,6 +2,9 @@
 // tolerance admits rounding once and PyTorch's own arithmetic (the review's
 // failing case: master 0.0001689911150606349, g 0.002910614013671875, scale 1, lr 0.1).
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import slugify from "@sindresorhus/slugify";
+import { findGraderFiles, loadGrader } from "../exercises/harness/discover.js";
 import { gradeExercise, totalPoints } from "../exercises/harness/index.js";
 import sgdStep from "../exercises/amp/amp-sgd-step.test.js";
 import type { ampSgdStep } from "../exercises/amp/amp-sgd-step.js";
@@ -34,5 +37,17 @@ describe("exercise 4.1 accepts every rounding its contract allows", () => {
     const w = Math.fround(0.0001689911150606349), g = Math.fround(0.002910614013671875), lr = 0.1;
     const a = Math.fround(w - Math.fround(lr * g)), b = Math.fround(w - lr * g);
     expect(a).not.toBe(b);
+  });
+});
+
+describe("amp graders point to the page", () => {
+  it("every amp exercise's section and every '#anchor' in its hints is a heading id of src/amp.md (Framework slugifies headings)", async () => {
+    const page = readFileSync(new URL("../src/amp.md", import.meta.url), "utf8");
+    const ids = new Set([...page.matchAll(/^#{2,3} (.+)$/gm)].map((m) => slugify(m[1]!.replace(/`/g, ""))));
+    for (const file of findGraderFiles().filter((f) => f.includes("/exercises/amp/"))) {
+      const { exercise } = await loadGrader(file);
+      expect(ids, `${exercise.id}: section ${exercise.section}`).toContain(exercise.section);
+      for (const m of readFileSync(file, "utf8").matchAll(/section #([a-z0-9-]+)/g)) expect(ids, `${file}: #${m[1]}`).toContain(m[1]);
+    }
   });
 });

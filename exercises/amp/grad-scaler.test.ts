@@ -3,9 +3,9 @@ import { AMP_LIVE_MODEL, GradScaler, charLmSetup, trainWithGradScaler, type Scal
 import type { createGradScaler, ScalerOptimizer, StudentGradScaler } from "./grad-scaler.js";
 
 type F = typeof createGradScaler;
-const SECTION = "pytorchs-gradscaler";
+const SECTION = "py-torchs-grad-scaler";
 const see = (s = SECTION) => `see the page's section #${s}`;
-const BUILD = "build-it-your-gradscaler-trains-the-model";
+const BUILD = "build-it-your-grad-scaler-trains-the-model";
 
 /** The reference: the course's GradScaler (lib/amp/GradScaler.ts). */
 const reference: F = (options) => new GradScaler(options);

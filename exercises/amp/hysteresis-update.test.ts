@@ -3,7 +3,7 @@ import { defineExercise, expectCall, expectThrows, property } from "../harness/i
 import { dynamicLossScaleUpdate } from "../../lib/amp/index.js";
 import type { hysteresisUpdate, HysteresisOptions, ScalerState } from "./hysteresis-update.js";
 
-const SECTION = "deepspeeds-dynamiclossscaler-and-the-notes-config";
+const SECTION = "deep-speeds-dynamic-loss-scaler-and-the-notes-config";
 const see = `see the page's section #${SECTION}`;
 /** DeepSpeed ≥ 0.17.1 (the lib default release). */
 const reference: typeof hysteresisUpdate = (state, overflow, o) => dynamicLossScaleUpdate(state, overflow, { ...o, initScale: state.curScale });

@@ -3,7 +3,7 @@ import { CheckFailure, defineExercise, expectCall, expectSame, formatCall, isNot
 import { updateScale } from "../../lib/amp/index.js";
 import type { gradScalerUpdate, ScaleOptions } from "./update-scale.js";
 
-const SECTION = "pytorchs-gradscaler";
+const SECTION = "py-torchs-grad-scaler";
 const reference: typeof gradScalerUpdate = (scale, tracker, foundInf, options) => updateScale(scale, tracker, foundInf, options);
 const defaults: ScaleOptions = { growthFactor: 2, backoffFactor: 0.5, growthInterval: 2000 };
 const see = `see the page's section #${SECTION}`;
