@@ -100,7 +100,10 @@ export const LEGACY_DYNAMIC_DEFAULTS: Readonly<DynamicLossScalerOptions> = Objec
  * `"enabled": "auto"` is what the Hugging Face Trainer fills in before
  * DeepSpeed reads the config: `fp16.enabled ← args.fp16 or args.fp16_full_eval`
  * (`HfTrainerDeepSpeedConfig.trainer_config_process`). Without Trainer args,
- * "auto" is an error, as it is for DeepSpeed itself.
+ * "auto" is an error here. DeepSpeed itself (main, `DeepSpeedConfigModel` built
+ * non-strict) silently drops keys whose value is "auto", so `enabled` would take
+ * its default and fp16 would be off; the course asks for the Trainer's flags
+ * rather than guess.
  *
  * @param config a whole DeepSpeed config (object); a missing `fp16` block means fp16 off
  * @param trainer the Trainer's precision flags, to resolve `"auto"`
