@@ -2,7 +2,7 @@
 // computed once by the same lib functions the page would call, so that nothing
 // trains or simulates on page open (the page runs live versions on a button).
 import { fp16Summary } from "../../lib/amp/deepspeedFp16Config.js";
-import { DEEPSPEED_RELEASES,accumulationError, ampStep, AMP_LIVE_MODEL, caster, charLmSetup, initAmpState, SCALE_TRACE_DEMO, scaleTraceConfig, trainAmp, type AmpConfig, type AmpModel } from "../../lib/amp/index.js";
+import { DEEPSPEED_RELEASES, compareClipOrder, gradExponentHistogram, accumulationError, ampStep, AMP_LIVE_MODEL, caster, charLmSetup, initAmpState, SCALE_TRACE_DEMO, scaleTraceConfig, trainAmp, type AmpConfig, type AmpModel } from "../../lib/amp/index.js";
 
 // 1. The loss-scale trace at the page's default slider settings (200 steps of the live model).
 const { steps, tokensPerStep, settings } = SCALE_TRACE_DEMO;
@@ -31,7 +31,37 @@ const deepspeed = {
   byTrainerFp16: Object.fromEntries([true, false].map((fp16) => [String(fp16), DEEPSPEED_RELEASES.map((r) => fp16Summary(notesFp16, { fp16 }, r))])),
 };
 
+// 5. The live cells of the page at their inputs' default values, so that opening the page computes nothing;
+//    the page computes live (same lib calls) as soon as the reader moves an input.
+const LIVE = { model: AMP_LIVE_MODEL, batchSize: 8, seqLen: 8 };
+const defaults = {
+  loop: { precision: "fp16", lossScaling: "dynamic", log2N: 22 },
+  hist: { log2S: 0, which: "activation gradients" },
+  clip: { log2S: 16, maxNorm: 1 },
+} as const;
+const loopSetup = charLmSetup({ ...LIVE, tokensPerStep: 2 ** defaults.loop.log2N, steps: 3 });
+const loopConfig: AmpConfig = { precision: defaults.loop.precision, lossScaling: defaults.loop.lossScaling, optimizer: { kind: "adamw", lr: 1e-2 } };
+const loop = (() => {
+  let st = initAmpState(loopSetup.init, loopConfig);
+  const out = [];
+  for (let i = 0; i < 3; i++) { const r = ampStep(loopSetup.model, st, loopSetup.batch(i), loopConfig); out.push(r.record); st = r.state; }
+  return out;
+})();
+const histSetup = charLmSetup({ ...LIVE, tokensPerStep: 2 ** 22, steps: 1 });
+const hist = gradExponentHistogram(histSetup.activationGrads(histSetup.init, histSetup.batch(0)), 2 ** defaults.hist.log2S);
+const clipSetup = charLmSetup({ ...LIVE, steps: 1 });
+const clipGrads = clipSetup.model.lossAndGrads(clipSetup.init, clipSetup.batch(0), { precision: "fp32", lossScale: 1 }).grads;
+const c = compareClipOrder(clipGrads.map((g) => g.map((v) => v * 2 ** defaults.clip.log2S)), 2 ** defaults.clip.log2S, defaults.clip.maxNorm);
+const live = {
+  defaults,
+  parameters: loopSetup.init.reduce((n, p) => n + p.length, 0),
+  loop,
+  hist,
+  clip: { trueNorm: c.trueNorm, scaledNorm: c.scaledNorm, right: { norm: c.right.norm, clipCoef: c.right.clipCoef }, wrong: { norm: c.wrong.norm, clipCoef: c.wrong.clipCoef } },
+};
+
 process.stdout.write(JSON.stringify({
+  live,
   deepspeed,
   scaleTrace: { settings, steps, tokensPerStep, records: trace },
   accumulation: { ks: accKs, trials: 4, points: accumulation },
