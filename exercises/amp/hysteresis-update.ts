@@ -22,29 +22,30 @@ export interface HysteresisOptions {
 }
 
 /**
- * Exercise 4.4 — DeepSpeed's `DynamicLossScaler.update_scale` with hysteresis.
+ * Exercise 4.5 — DeepSpeed's `DynamicLossScaler.update_scale` with hysteresis.
  *
- * Return the next state (do not modify `state`), with scale factor 2:
- * - overflow: if delayedShift == 1 or curHysteresis == 1, the scale drops to
- *   max(curScale / 2, minScale) — but if curScale already equals minScale,
- *   throw an Error with DeepSpeed's message "Current loss scale already at
- *   minimum - cannot decrease scale anymore. Exiting run."; otherwise only
- *   curHysteresis decreases by 1. Either way lastOverflowIter = curIter.
- * - no overflow: if consecutiveHysteresis, curHysteresis = delayedShift;
- *   stable = curIter − lastOverflowIter − 1; if stable > 0 and
- *   stable % scaleWindow == 0, the scale doubles, and (without
- *   consecutiveHysteresis) curHysteresis = delayedShift.
- * - finally curIter + 1.
- * Read: the chapter's "DeepSpeed's DynamicLossScaler" section and
- * deepspeed/runtime/fp16/loss_scaler.py.
+ * Contract. Return the state that one call of
+ * `DynamicLossScaler.update_scale(overflow)` leaves, as DeepSpeed ≥ 0.17.1
+ * does it (deepspeed/runtime/fp16/loss_scaler.py on main; the growth rule of
+ * PR #6976), with DeepSpeed's fixed scale factor 2 and
+ * `raise_error_at_min_scale` true. The chapter's section "DeepSpeed's
+ * DynamicLossScaler and the notes' config" derives the rules: what an
+ * overflow spends, when the scale halves and where it stops, on which clean
+ * iteration it doubles (counted from the start and from the last overflow),
+ * and when the hysteresis refills. Do not modify `state`; return a new object.
  *
- * @param state the current state
+ * Errors: an overflow that arrives with the scale already at `minScale`
+ * throws an Error with DeepSpeed's message "Current loss scale already at
+ * minimum - cannot decrease scale anymore. Exiting run.".
+ *
+ * @param state the current state; a fresh scaler is `{curScale: init, curIter: 0, lastOverflowIter: -1, curHysteresis: delayedShift}`
  * @param overflow whether this iteration's gradients overflowed
  * @param options scaleWindow, minScale, delayedShift, consecutiveHysteresis
  * @returns the next state
+ * @throws {Error} `Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.`
  * @example hysteresisUpdate({curScale: 65536, curIter: 0, lastOverflowIter: -1, curHysteresis: 2}, true, {scaleWindow: 100, minScale: 1, delayedShift: 2, consecutiveHysteresis: false})
  * // {curScale: 65536, curIter: 1, lastOverflowIter: 0, curHysteresis: 1}
  */
 export function hysteresisUpdate(state: ScalerState, overflow: boolean, options: HysteresisOptions): ScalerState {
-  return notImplemented("4.4");
+  return notImplemented("4.5");
 }

@@ -1,10 +1,12 @@
 import * as fc from "fast-check";
-import { defineExercise, expectCall, expectSame, expectThrows, property } from "../harness/index.js";
+import { CheckFailure, defineExercise, expectCall, expectSame, formatCall, isNotImplemented, property } from "../harness/index.js";
 import { updateScale } from "../../lib/amp/index.js";
 import type { gradScalerUpdate, ScaleOptions } from "./update-scale.js";
 
+const SECTION = "py-torchs-grad-scaler";
 const reference: typeof gradScalerUpdate = (scale, tracker, foundInf, options) => updateScale(scale, tracker, foundInf, options);
 const defaults: ScaleOptions = { growthFactor: 2, backoffFactor: 0.5, growthInterval: 2000 };
+const see = `see the page's section #${SECTION}`;
 
 /** Runs `f` over a sequence of inf flags from (scale, 0) and compares every step with the reference. */
 async function trace(f: typeof gradScalerUpdate, infs: boolean[], o: ScaleOptions, scale0: number, hint: string) {
@@ -17,39 +19,67 @@ async function trace(f: typeof gradScalerUpdate, infs: boolean[], o: ScaleOption
   }
 }
 
+/** Asserts a throw of class `cls` whose message matches `pattern` (the contract names both). */
+async function expectRangeError(f: typeof gradScalerUpdate, args: Parameters<typeof gradScalerUpdate>, pattern: RegExp, hint: string) {
+  let err: unknown = null;
+  try { await f(...args); } catch (e) { if (isNotImplemented(e)) throw e; err = e; }
+  if (err instanceof RangeError && pattern.test(err.message)) return;
+  throw new CheckFailure({
+    call: formatCall("gradScalerUpdate", args),
+    detail: err ? `threw ${(err as Error)?.name}: ${(err as Error)?.message}` : "returned instead of throwing",
+    expected: `a RangeError matching ${pattern}`,
+    hint,
+  });
+}
+
 export default defineExercise({
   id: "4.2",
   title: "GradScaler.update as a pure function",
   chapter: "amp",
+  section: SECTION,
   file: "exercises/amp/update-scale.ts",
   exportName: "gradScalerUpdate",
   signature: "gradScalerUpdate(scale, growthTracker, foundInf, {growthFactor, backoffFactor, growthInterval}): {scale, growthTracker}",
   summary:
-    "Return the next loss scale and growth tracker as PyTorch's GradScaler.update (_amp_update_scale_) computes them: back off and reset on inf/NaN; count this clean step, and grow (then reset) when the count reaches growthInterval. The scale is float32 and never grows to Infinity; bad options throw a RangeError naming the field.",
+    "Return the next loss scale and growth tracker exactly as torch.amp.GradScaler.update() (the _amp_update_scale_ kernel) leaves them after one iteration. The scale is float32 and never grows to Infinity; bad inputs (options, a scale that is not positive and finite, a bad tracker) throw a RangeError naming the field.",
   reference,
   checks: [
+    { name: "the stub's example", points: 1, run: async (f) => {
+        await expectSame(f, reference, [65536, 1999, false, defaults], { hint: `the @example of the stub; ${see}`, name: "gradScalerUpdate" });
+    } },
     { name: "backoff on inf/NaN resets the tracker", points: 1, run: async (f) => {
-        await expectSame(f, reference, [65536, 1500, true, defaults], { hint: "an overflow multiplies by backoffFactor AND sets growthTracker to 0" });
+        await expectSame(f, reference, [65536, 1500, true, defaults], { hint: `what happens to the tracker after an overflow? ${see}`, name: "gradScalerUpdate" });
     } },
     { name: "growth on the growthInterval-th clean step", points: 2, run: async (f) => {
-        await expectSame(f, reference, [65536, 1999, false, defaults], { hint: "this step counts: successful = tracker + 1 is compared with growthInterval" });
-        await expectSame(f, reference, [65536, 1998, false, defaults], { hint: "one step short of the interval: only the tracker moves" });
+        await expectSame(f, reference, [65536, 1998, false, defaults], { hint: `one step short of the interval; ${see}`, name: "gradScalerUpdate" });
+        await expectSame(f, reference, [2 ** 10, 0, false, { ...defaults, growthInterval: 1 }], { hint: `growthInterval 1: every clean step grows; ${see}`, name: "gradScalerUpdate" });
     } },
     { name: "step-by-step trace (interval 3)", points: 2, run: async (f) => {
-        await trace(f, [false, false, false, false, true, false, false, false, false], { ...defaults, growthInterval: 3 }, 1024, "after a growth the tracker restarts from 0");
+        await trace(f, [false, false, false, false, true, false, false, false, false], { ...defaults, growthInterval: 3 }, 1024, `compare with the page's trace table; ${see}`);
     } },
     { name: "float32 scale, no growth to Infinity", points: 1, run: async (f) => {
-        await expectSame(f, reference, [2 ** 127, 0, false, { ...defaults, growthInterval: 1 }], { hint: "2^128 is Infinity in float32: keep the old scale (the tracker still resets)" });
-        await expectSame(f, reference, [1, 0, true, { ...defaults, backoffFactor: 0.1 }], { hint: "PyTorch stores the scale in a float32 tensor: Math.fround the product" });
+        await expectSame(f, reference, [2 ** 127, 0, false, { ...defaults, growthInterval: 1 }], { hint: `2^128 is Infinity in float32; ${see}`, name: "gradScalerUpdate" });
+        await expectSame(f, reference, [1, 0, true, { ...defaults, backoffFactor: 0.1 }], { hint: "the scale is a float32 tensor in PyTorch", name: "gradScalerUpdate" });
+        await expectSame(f, reference, [3, 0, false, { ...defaults, growthFactor: 1.1, growthInterval: 1 }], { hint: "the scale is a float32 tensor in PyTorch", name: "gradScalerUpdate" });
     } },
-    { name: "bad options throw", points: 1, run: async (f) => {
-        await expectThrows(f, [1, 0, false, { ...defaults, growthFactor: 1 }], /growthFactor/, { hint: "growthFactor must be > 1" });
-        await expectThrows(f, [1, 0, false, { ...defaults, backoffFactor: 1.5 }], /backoffFactor/, { hint: "backoffFactor must be in (0, 1)" });
-        await expectThrows(f, [1, 0, false, { ...defaults, growthInterval: -1 }], /growthInterval/, { hint: "growthInterval must be an integer >= 1" });
+    { name: "bad options throw a RangeError naming the field", points: 1, run: async (f) => {
+        await expectRangeError(f, [1, 0, false, { ...defaults, growthFactor: 1 }], /growthFactor/, "the contract lists the bad options");
+        await expectRangeError(f, [1, 0, false, { ...defaults, growthFactor: Infinity }], /growthFactor/, "a growth factor must be finite");
+        await expectRangeError(f, [1, 0, false, { ...defaults, backoffFactor: 1.5 }], /backoffFactor/, "backoffFactor lies in (0, 1)");
+        await expectRangeError(f, [1, 0, false, { ...defaults, backoffFactor: 0 }], /backoffFactor/, "backoffFactor lies in (0, 1)");
+        await expectRangeError(f, [1, 0, false, { ...defaults, growthInterval: -1 }], /growthInterval/, "growthInterval is an integer >= 1");
+        await expectRangeError(f, [1, 0, false, { ...defaults, growthInterval: 2.5 }], /growthInterval/, "growthInterval is an integer >= 1");
+    } },
+    { name: "bad scale or tracker throws a RangeError", points: 1, run: async (f) => {
+        await expectRangeError(f, [Infinity, 0, true, defaults], /scale/, "Infinity is not a scale: the contract asks for a positive finite number");
+        await expectRangeError(f, [0, 0, false, defaults], /scale/, "a scale must be positive");
+        await expectRangeError(f, [NaN, 0, false, defaults], /scale/, "NaN is not a scale");
+        await expectRangeError(f, [1, -1, false, defaults], /growthTracker/, "the tracker counts steps: an integer >= 0");
+        await expectRangeError(f, [1, 0.5, false, defaults], /growthTracker/, "the tracker counts steps: an integer >= 0");
     } },
     { name: "random traces", points: 2, run: (f) => property(
-        fc.record({ infs: fc.array(fc.boolean(), { maxLength: 25 }), interval: fc.integer({ min: 1, max: 4 }) }),
-        ({ infs, interval }) => trace(f, infs, { ...defaults, growthInterval: interval }, 2 ** 16, "compare with the rules in the stub's comment"),
+        fc.record({ infs: fc.array(fc.boolean(), { maxLength: 25 }), interval: fc.integer({ min: 1, max: 4 }), growth: fc.constantFrom(2, 1.5, 4), backoff: fc.constantFrom(0.5, 0.25, 0.3) }),
+        ({ infs, interval, growth, backoff }) => trace(f, infs, { growthFactor: growth, backoffFactor: backoff, growthInterval: interval }, 2 ** 16, see),
         { numRuns: 40 },
     ) },
   ],

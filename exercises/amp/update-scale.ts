@@ -13,27 +13,32 @@ export interface ScaleOptions {
 /**
  * Exercise 4.2 — `GradScaler.update()` as a pure function.
  *
- * Given the current loss scale, the growth tracker (consecutive steps
- * without inf/NaN so far) and whether this iteration found an inf/NaN,
- * return the next `{scale, growthTracker}` as PyTorch's `_amp_update_scale_`
- * kernel does:
- * - inf/NaN found: scale × backoffFactor, tracker reset to 0;
- * - otherwise this step counts: successful = tracker + 1; when it equals
- *   growthInterval, scale × growthFactor and tracker 0; else tracker = successful.
+ * Contract. Given the current loss scale, the growth tracker (PyTorch's
+ * `_growth_tracker`: consecutive iterations without inf/NaN since the last
+ * growth or backoff) and whether this iteration found an inf/NaN, return the
+ * next `{scale, growthTracker}` exactly as `torch.amp.GradScaler.update()`
+ * leaves them (the `_amp_update_scale_` kernel). Its rules are derived in the
+ * chapter's section "PyTorch's GradScaler"; the trace there (growth_interval 3)
+ * is one worked case.
  *
- * Edge cases: the scale is a float32 tensor in PyTorch, so round every new
- * scale with `Math.fround`; a grown scale that would be Infinity is not
- * applied (the scale stays, the tracker still resets). Throw a RangeError
- * naming the option when growthFactor <= 1, backoffFactor is not in (0, 1),
- * or growthInterval is not an integer >= 1.
- * Read: the chapter's "GradScaler" section; pytorch/pytorch
- * aten/src/ATen/native/cpu/AmpGradScalerKernels.cpp.
+ * Convention: the scale is a float32 tensor in PyTorch, so every scale you
+ * return is a float32 value, and a scale that would become infinite is not
+ * applied. Return a new object.
  *
- * @param scale current scale, a positive float32 value
+ * Errors (RangeError, the message naming the field): growthFactor not a finite
+ * number > 1; backoffFactor not in (0, 1); growthInterval not an integer >= 1;
+ * scale not a positive finite number (Infinity included); growthTracker not an
+ * integer >= 0.
+ *
+ * Source: pytorch/pytorch aten/src/ATen/native/cpu/AmpGradScalerKernels.cpp
+ * (CPU) and aten/src/ATen/native/cuda/AmpKernels.cu (CUDA), torch/amp/grad_scaler.py.
+ *
+ * @param scale current scale, a positive finite float32 value
  * @param growthTracker integer >= 0
  * @param foundInf whether this iteration's gradients had an inf or NaN
- * @param options growthFactor, backoffFactor, growthInterval
+ * @param options growthFactor, backoffFactor, growthInterval (PyTorch defaults 2.0, 0.5, 2000)
  * @returns the next `{scale, growthTracker}`
+ * @throws {RangeError} e.g. `growthFactor must be a finite number > 1, got 1`, `scale must be a positive finite number, got Infinity`
  * @example gradScalerUpdate(65536, 1999, false, {growthFactor: 2, backoffFactor: 0.5, growthInterval: 2000}) // {scale: 131072, growthTracker: 0}
  */
 export function gradScalerUpdate(scale: number, growthTracker: number, foundInf: boolean, options: ScaleOptions): { scale: number; growthTracker: number } {

@@ -21,12 +21,32 @@ describe("DynamicLossScaler", () => {
     expect(run({ ...notes, consecutiveHysteresis: true }, [true, false, true])).toEqual([65536, 65536, 65536]);
   });
 
-  it("DynamicLossScaler doubles after scaleWindow clean iterations since the last overflow (trace, window 3)", () => {
+  it("DynamicLossScaler (DeepSpeed ≥ 0.17.1) doubles on the (window + 1)-th clean iteration, from the start and after an overflow (trace, window 3)", () => {
     const o = { ...notes, scaleWindow: 3, delayedShift: 1 };
     // iter0 clean: stable = 0-(-1)-1 = 0 → no growth; iter3: stable 3 → ×2; iter6 → ×2
     expect(run(o, [false, false, false, false, false, false, false])).toEqual([65536, 65536, 65536, 131072, 131072, 131072, 262144]);
     // overflow at iter1 resets the count: growth at iter 1+3+1 = 5
     expect(run(o, [false, true, false, false, false, false])).toEqual([65536, 32768, 32768, 32768, 32768, 65536]);
+  });
+
+  it("DynamicLossScaler with release v0.17.0 doubles on the window-th clean iteration ((cur_iter − last_overflow_iter) % window == 0)", () => {
+    const o = { ...notes, scaleWindow: 3, delayedShift: 1, release: "v0.17.0" as const };
+    // iter2: (2 − (−1)) % 3 = 0 → ×2; iter5 → ×2
+    expect(run(o, [false, false, false, false, false, false])).toEqual([65536, 65536, 131072, 131072, 131072, 262144]);
+    // overflow at iter1: grows at iter 1 + 3 = 4, the 3rd clean iteration after it
+    expect(run(o, [false, true, false, false, false])).toEqual([65536, 32768, 32768, 32768, 65536]);
+  });
+
+  it("DynamicLossScaler: in a run of c ≥ 1 clean iterations the scale grows ⌊(c−1)/w⌋ times (current: first on the (w+1)-th, then every w) and ⌊c/w⌋ times (v0.17.0) (property)", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 5 }), (w, c, k) => {
+      for (const [release, growths] of [["current", c === 0 ? 0 : Math.floor((c - 1) / w)], ["v0.17.0", Math.floor(c / w)]] as const) {
+        // k overflows first (hysteresis 1: each halves), then c clean iterations
+        const s = new DynamicLossScaler({ initScale: 2 ** 20, scaleWindow: w, minScale: 1, delayedShift: 1, consecutiveHysteresis: false, release });
+        for (let i = 0; i < k; i++) s.updateScale(true);
+        for (let i = 0; i < c; i++) s.updateScale(false);
+        expect(Math.log2(s.lossScale)).toBe(20 - k + growths);
+      }
+    }), { seed: 5, numRuns: 150 });
   });
 
   it("DynamicLossScaler floors at minScale, then throws DeepSpeed's error on the next overflow", () => {
@@ -54,6 +74,7 @@ describe("DynamicLossScaler", () => {
     expect(() => new DynamicLossScaler({ ...notes, delayedShift: 0 })).toThrow(/hysteresis/);
     expect(() => new DynamicLossScaler({ ...notes, minScale: 0 })).toThrow(/minScale/);
     expect(() => new DynamicLossScaler({ ...notes, scaleFactor: 1 })).toThrow(/scaleFactor/);
+    expect(() => new DynamicLossScaler({ ...notes, release: "v0.16" as never })).toThrow(new RangeError("release must be one of current, v0.17.0, got v0.16"));
     expect(() => new LossScaler(0)).toThrow(/scale must be a positive finite number/);
   });
 

@@ -1,13 +1,32 @@
 /**
  * DeepSpeed's loss scalers (deepspeed/runtime/fp16/loss_scaler.py): the
  * dynamic one with hysteresis, and the static one used when `loss_scale > 0`.
+ * Two releases differ in when the scale grows (see {@link DeepSpeedRelease}).
  */
+
+/**
+ * Which DeepSpeed the simulation follows. `"current"`: v0.17.1 and later, up to
+ * main at edaa722 (2026-08-22): PR #6976 (commit e440506, first released in
+ * v0.17.1) made growth wait for `stable_interval = cur_iter − last_overflow_iter − 1`
+ * clean iterations, so the scale doubles on the (window + 1)-th consecutive clean
+ * step (then every window more), and brought the pydantic `DeepSpeedFP16Config` (min_loss_scale: int).
+ * `"v0.17.0"`: the last release before it: growth when
+ * `(cur_iter − last_overflow_iter) % scale_window == 0`, i.e. on the window-th
+ * clean step, and no type check on the fp16 keys.
+ *
+ * @example DEEPSPEED_RELEASES // ["current", "v0.17.0"]
+ * @see deepspeedai/DeepSpeed commit e440506 "Improve overflow handling in ZeRO (#6976)", deepspeed/runtime/fp16/loss_scaler.py `update_scale`
+ */
+export type DeepSpeedRelease = "current" | "v0.17.0";
+
+/** The releases {@link DynamicLossScaler} can follow, newest first. @example DEEPSPEED_RELEASES[0] // "current" @see {@link DeepSpeedRelease} */
+export const DEEPSPEED_RELEASES: readonly DeepSpeedRelease[] = Object.freeze(["current", "v0.17.0"] as const);
 
 /** Options of {@link DynamicLossScaler}, with DeepSpeed's constructor argument names in the comments. */
 export interface DynamicLossScalerOptions {
   /** `init_scale`: the first scale, e.g. 2^initial_scale_power. */
   initScale: number;
-  /** `scale_window`: overflow-free iterations between doublings; integer >= 1. */
+  /** `scale_window`: integer >= 1; the scale first doubles on the (window + 1)-th consecutive overflow-free iteration ("current") or the window-th ("v0.17.0"), then every window more. */
   scaleWindow: number;
   /** `min_scale`: the floor of the scale, > 0. */
   minScale: number;
@@ -19,6 +38,8 @@ export interface DynamicLossScalerOptions {
   raiseErrorAtMinScale?: boolean;
   /** `scale_factor`: fixed at 2.0 in DeepSpeed; exposed for the figures. Must be > 1. */
   scaleFactor?: number;
+  /** Whose growth rule: "current" (≥ v0.17.1, the default) or "v0.17.0"; see {@link DeepSpeedRelease}. */
+  release?: DeepSpeedRelease;
 }
 
 /** The mutable state of a {@link DynamicLossScaler}, as DeepSpeed's attributes. */
@@ -44,7 +65,7 @@ export const MIN_SCALE_ERROR = "Current loss scale already at minimum - cannot d
  * @returns nothing; returns normally when the options are valid
  * @throws {RangeError} `initScale must be a positive finite number, got 0`; `scaleWindow must be an integer >= 1, got -5`;
  *   `minScale must be a positive finite number, got 0`; `delayedShift (hysteresis) must be an integer >= 1, got 0`;
- *   `scaleFactor must be a finite number > 1, got 1`
+ *   `scaleFactor must be a finite number > 1, got 1`; `release must be one of current, v0.17.0, got v0.16`
  * @example
  * validateDynamicLossScalerOptions({ initScale: 2 ** 16, scaleWindow: -5, minScale: 1, delayedShift: 2, consecutiveHysteresis: false });
  * // throws `scaleWindow must be an integer >= 1, got -5`
@@ -57,6 +78,7 @@ export function validateDynamicLossScalerOptions(o: DynamicLossScalerOptions): v
   if (!(Number.isInteger(o.delayedShift) && o.delayedShift >= 1)) throw new RangeError(`delayedShift (hysteresis) must be an integer >= 1, got ${o.delayedShift}`);
   const f = o.scaleFactor ?? 2;
   if (!(f > 1 && Number.isFinite(f))) throw new RangeError(`scaleFactor must be a finite number > 1, got ${f}`);
+  if (o.release !== undefined && !DEEPSPEED_RELEASES.includes(o.release)) throw new RangeError(`release must be one of ${DEEPSPEED_RELEASES.join(", ")}, got ${String(o.release)}`);
 }
 
 /**
@@ -67,18 +89,27 @@ export function validateDynamicLossScalerOptions(o: DynamicLossScalerOptions): v
  * `raiseErrorAtMinScale`, throws); otherwise only `curHysteresis` decreases.
  * Either way `lastOverflowIter ← curIter`.
  * No overflow: with `consecutiveHysteresis`, `curHysteresis ← delayedShift`;
- * `stable = curIter − lastOverflowIter − 1`; if `stable > 0` and
- * `stable % scaleWindow == 0`, the scale doubles (and, without
- * consecutiveHysteresis, the hysteresis refills). Finally `curIter += 1`.
+ * then the growth test of the release, and on growth the scale doubles (and,
+ * without consecutiveHysteresis, the hysteresis refills). Finally `curIter += 1`.
+ * - "current" (DeepSpeed ≥ 0.17.1): `stable = curIter − lastOverflowIter − 1`;
+ *   grow if `stable > 0` and `stable % scaleWindow == 0`. The first doubling
+ *   comes on the (scaleWindow + 1)-th consecutive clean iteration, from the start
+ *   (lastOverflowIter = −1) and after an overflow alike; later ones every
+ *   scaleWindow clean iterations (a growth does not move lastOverflowIter):
+ *   window 3 grows at iterations 3, 6, 9, … of a clean run.
+ * - "v0.17.0": grow if `(curIter − lastOverflowIter) % scaleWindow == 0`: on
+ *   the scaleWindow-th clean iteration (window 3: iterations 2, 5, …).
  *
  * @param state `{curScale, curIter, lastOverflowIter, curHysteresis}`
  * @param overflow whether this iteration's gradients had an inf/NaN
- * @param options the scaler's options
+ * @param options the scaler's options (`release` picks the growth rule; default "current")
  * @returns the next state (the input is not modified)
  * @throws {Error} {@link MIN_SCALE_ERROR} when the scale is already at the minimum
  * @example dynamicLossScaleUpdate({curScale: 65536, curIter: 0, lastOverflowIter: -1, curHysteresis: 2}, true, {initScale: 65536, scaleWindow: 100, minScale: 1, delayedShift: 2, consecutiveHysteresis: false})
  * // {curScale: 65536, curIter: 1, lastOverflowIter: 0, curHysteresis: 1}: the first overflow only spends hysteresis
- * @see deepspeedai/DeepSpeed deepspeed/runtime/fp16/loss_scaler.py `DynamicLossScaler.update_scale`
+ * @example dynamicLossScaleUpdate({curScale: 8, curIter: 3, lastOverflowIter: -1, curHysteresis: 1}, false, {initScale: 8, scaleWindow: 3, minScale: 1, delayedShift: 1, consecutiveHysteresis: false}).curScale
+ * // 16: the 4th clean iteration (window + 1) under the current rule; with release "v0.17.0" the scale had grown one iteration earlier
+ * @see deepspeedai/DeepSpeed deepspeed/runtime/fp16/loss_scaler.py `DynamicLossScaler.update_scale` (main; v0.17.0 for the older rule); PR #6976 (commit e440506)
  */
 export function dynamicLossScaleUpdate(state: DynamicLossScalerState, overflow: boolean, options: DynamicLossScalerOptions): DynamicLossScalerState {
   const s = { ...state };
@@ -94,8 +125,9 @@ export function dynamicLossScaleUpdate(state: DynamicLossScalerState, overflow: 
     s.lastOverflowIter = s.curIter;
   } else {
     if (options.consecutiveHysteresis) s.curHysteresis = options.delayedShift;
-    const stable = s.curIter - s.lastOverflowIter - 1;
-    if (stable > 0 && stable % options.scaleWindow === 0) {
+    const stable = s.curIter - s.lastOverflowIter - 1; // clean iterations before this one since the last overflow
+    const grow = (options.release ?? "current") === "v0.17.0" ? (s.curIter - s.lastOverflowIter) % options.scaleWindow === 0 : stable > 0 && stable % options.scaleWindow === 0;
+    if (grow) {
       if (!options.consecutiveHysteresis) s.curHysteresis = options.delayedShift;
       s.curScale *= factor;
     }
@@ -106,7 +138,9 @@ export function dynamicLossScaleUpdate(state: DynamicLossScalerState, overflow: 
 
 /**
  * DeepSpeed's dynamic loss scaler: halves the scale after `hysteresis`
- * overflows, doubles it after `scaleWindow` overflow-free iterations.
+ * overflows; doubles it first on the (scaleWindow + 1)-th consecutive overflow-free
+ * iteration, then every scaleWindow more (DeepSpeed ≥ 0.17.1; with
+ * `release: "v0.17.0"`, on the window-th and every window more).
  * @example
  * const s = new DynamicLossScaler({initScale: 2 ** 16, scaleWindow: 100, minScale: 1, delayedShift: 2, consecutiveHysteresis: false});
  * s.updateScale(true); s.lossScale; // 65536 (hysteresis 2 → 1)
