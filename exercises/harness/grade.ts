@@ -39,7 +39,11 @@ export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>
   }
   // Messages show calls under the exercise's name (roundToBf16(…)), whatever the implementation is called.
   const f = impl as F;
-  const named = { [exercise.exportName]: (...args: Parameters<F>) => f(...args) }[exercise.exportName] as F;
+  // A class (e.g. a GradScaler) is subclassed under that name, so that graders can `new` it.
+  const isClass = /^class\b/.test(Function.prototype.toString.call(f));
+  const named = (isClass
+    ? { [exercise.exportName]: class extends (f as unknown as new (...a: unknown[]) => object) {} }[exercise.exportName]
+    : { [exercise.exportName]: (...args: Parameters<F>) => f(...args) }[exercise.exportName]) as unknown as F;
   const checks: CheckResult[] = [];
   for (const check of exercise.checks) {
     try {

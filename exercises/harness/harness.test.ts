@@ -6,20 +6,30 @@ import { resolve } from "node:path";
 import { loadGrader, ROOT, type LoadedGrader } from "./discover.js";
 import { runInWorker } from "./runner.js";
 import { formatScorecard, toGradescope, toJUnit } from "./scorecard.js";
-import { firstDifference, formatValue } from "./index.js";
+import { aliasOf, CheckFailure, copyArgs, expectCall, expectSame, expectThrows, firstDifference, formatReceived, formatValue, gradeExercise, defineExercise } from "./index.js";
+
+/** The report of the CheckFailure that `p` rejects with. */
+async function failure(p: Promise<unknown>) {
+  try { await p; } catch (err) {
+    expect(err).toBeInstanceOf(CheckFailure);
+    return (err as CheckFailure).report;
+  }
+  throw new Error("expected a CheckFailure, but the assertion passed");
+}
 
 let g: LoadedGrader;
 beforeAll(async () => { g = await loadGrader(resolve(ROOT, "test/fixtures/harness/double.test.ts")); });
-const mutant = (name: string) => runInWorker(g, { kind: "mutant", name }, 4000);
+// A generous deadline: the machine may be busy; only "never returns" waits for its (short) deadline.
+const mutant = (name: string, ms = 15_000) => runInWorker(g, { kind: "mutant", name }, ms);
 
 describe("runInWorker", () => {
   it("reports an untouched stub as not attempted with 0 points", async () => {
-    const r = await runInWorker(g, { kind: "stub" }, 4000);
+    const r = await runInWorker(g, { kind: "stub" }, 15_000);
     expect(r.status).toBe("not-attempted");
     expect(r.earned).toBe(0);
   });
   it("gives the reference full marks, and an async right answer too", async () => {
-    expect((await runInWorker(g, { kind: "reference" }, 4000)).earned).toBe(3);
+    expect((await runInWorker(g, { kind: "reference" }, 15_000)).earned).toBe(3);
     expect((await mutant("is async and right")).earned).toBe(3);
   });
   it("shows the call, expected, received and hint of a wrong value", async () => {
@@ -38,7 +48,7 @@ describe("runInWorker", () => {
     expect((await mutant("mutates its input")).checks[0].report?.detail).toMatch(/mutated its argument #1/);
   });
   it("stops code that never returns at the deadline and still reports", async () => {
-    const r = await mutant("never returns");
+    const r = await mutant("never returns", 1500);
     expect(r.status).toBe("timeout");
     expect(r.earned).toBe(0);
   });
@@ -49,9 +59,96 @@ describe("runInWorker", () => {
   });
 });
 
+describe("aliasing: a result is made of new arrays and objects", () => {
+  it("fails a fixture that returns its (empty) input as is, naming the argument", async () => {
+    const r = await mutant("returns its input when it is empty");
+    expect(r.status).toBe("partial");
+    const random = r.checks.find((c) => c.name === "random arrays")!;
+    expect(random.status).toBe("failed");
+    expect(random.report?.call).toBe("double([])");
+    expect(random.report?.detail).toBe("returned argument #1 itself: return a new array or object, not the caller's input");
+  });
+  it("expectCall names nested shared arrays and views on an argument's memory, on both sides", async () => {
+    const keep = (o: { w: number[]; b: number[] }) => ({ w: o.w.map((x) => x + 1), b: o.b });
+    const r1 = await failure(expectCall(keep, [{ w: [1], b: [2] }], { w: [2], b: [2] }, { name: "step" }));
+    expect(r1.detail).toBe("the result at .b is argument #1 (at .b) itself, not a new array or object: the caller's data and your result must not be shared");
+    const head = (xs: Float32Array) => xs.subarray(0, 2);
+    const r2 = await failure(expectCall(head, [new Float32Array([1, 2, 3])], new Float32Array([1, 2]), { name: "head" }));
+    expect(r2.detail).toMatch(/^the result is a view on the memory of argument #1: /);
+    const second = (_a: number, rows: number[][]) => [rows[1]];
+    const r3 = await failure(expectCall(second, [0, [[1], [2]]], [[2]], { name: "pick" }));
+    expect(r3.detail).toMatch(/^the result at \[0\] is argument #2 \(at \[1\]\) itself/);
+  });
+  it("accepts new containers, primitives, and shared ones where the grader allows it", async () => {
+    await expectCall((xs: number[]) => [...xs], [[1, 2]], [1, 2]);
+    await expectCall((o: { a: number }) => o.a, [{ a: 3 }], 3);
+    await expectCall((xs: number[]) => xs, [[1]], [1], { allowAliasing: true });
+    expect(aliasOf(new Float32Array(2), [new Float32Array(2)])).toBeNull();
+    const xs = [1, 2];
+    expect(aliasOf({ y: [xs] }, [{ x: xs }])).toEqual({ resultPath: ".y[0]", argument: 1, argumentPath: ".x", view: false });
+  });
+  it("copyArgs copies containers deeply (views stay on one buffer) and passes class instances as they are", () => {
+    class Box { constructor(readonly v: number[]) {} }
+    const buf = new ArrayBuffer(16);
+    const a = new Float32Array(buf, 0, 2), b = new Float32Array(buf, 8, 2);
+    const box = new Box([1]);
+    const [ca, cb, cbox, cmap] = copyArgs([a, b, box, new Map([["k", [1]]])] as const);
+    expect(ca).not.toBe(a);
+    expect(ca.buffer).toBe(cb.buffer);
+    expect(ca.buffer).not.toBe(buf);
+    expect(cbox).toBe(box);
+    expect(cmap.get("k")).toEqual([1]);
+  });
+});
+
+describe("expectThrows", () => {
+  const badBits = (bits: number): number => { if (bits < 0) throw new TypeError(`bits must be >= 0, got ${bits}`); return bits; };
+  it("requires the error's class when the grader names one, and says which class was thrown", async () => {
+    const r = await failure(expectThrows(badBits, [-1], /bits/, { class: RangeError, name: "decode" }));
+    expect(r.call).toBe("decode(-1)");
+    expect(r.detail).toBe('threw TypeError ("bits must be >= 0, got -1"), expected a RangeError whose message matches /bits/');
+    const r2 = await failure(expectThrows(badBits, [-1], { message: /bits/, class: RangeError }));
+    expect(r2.detail).toMatch(/^threw TypeError .* expected a RangeError/);
+  });
+  it("accepts the class, a subclass, and checks the message as well", async () => {
+    class BitsError extends RangeError {}
+    await expectThrows((x: number) => { throw new RangeError(`bits ${x}`); }, [1], /bits/, { class: RangeError });
+    await expectThrows(() => { throw new BitsError("bits"); }, [], { class: RangeError });
+    const r = await failure(expectThrows(() => { throw new RangeError("nope"); }, [], /bits/, { class: RangeError }));
+    expect(r.detail).toBe('threw RangeError "nope", expected a message matching /bits/');
+    const r2 = await failure(expectThrows((x: number) => x, [1], undefined, { class: RangeError }));
+    expect(r2.detail).toBe("returned 1 instead of throwing a RangeError");
+  });
+});
+
+describe("received values are shown as themselves", () => {
+  // A format that shows the bits of the value rounded to fp16: 2049 would look like 2048.
+  const roundedBits = (v: unknown) => `${formatValue(v)} (0x${(Math.abs((v as number) - 2048) <= 1 ? 0x6800 : 0x6801).toString(16)})`;
+  it("formatReceived drops a rendering that cannot be told from the expected one's", () => {
+    expect(formatReceived(2049, 2048, roundedBits)).toBe("2049");
+    expect(formatReceived(2049, 2048)).toBe("2049");
+    expect(formatReceived(4000, 2048, roundedBits)).toBe("4000 (0x6801)");
+    expect(formatReceived(-0, 0)).toBe("-0");
+  });
+  it("expectSame reports the received value, never the expected value's rendering", async () => {
+    const r = await failure(expectSame((x: number) => x + 1, (x: number) => x, [2048], { format: roundedBits }));
+    expect(r.expected).toBe("2048 (0x6800)");
+    expect(r.received).toBe("2049");
+  });
+  it("gradeExercise grades a class export (subclassed under the exercise's name)", async () => {
+    class Counter { n = 0; inc() { return ++this.n; } }
+    const ex = defineExercise({
+      id: "99.2", title: "counter", chapter: "fixture", file: "x.ts", exportName: "Counter", signature: "class Counter", summary: "",
+      reference: Counter as unknown as () => void,
+      checks: [{ name: "counts", points: 1, run: (C) => { const c = new (C as unknown as typeof Counter)(); c.inc(); if (c.inc() !== 2) throw new Error("wrong"); if ((C as { name?: string }).name !== "Counter") throw new Error("name"); } }],
+    });
+    expect((await gradeExercise(ex, Counter)).earned).toBe(1);
+  });
+});
+
 describe("scorecard", () => {
   it("formatScorecard(results) prints per-exercise lines and the total", async () => {
-    const rs = [await runInWorker(g, { kind: "reference" }, 4000), await runInWorker(g, { kind: "stub" }, 4000)];
+    const rs = [await runInWorker(g, { kind: "reference" }, 15_000), await runInWorker(g, { kind: "stub" }, 15_000)];
     const text = formatScorecard(rs);
     expect(text).toMatch(/Total 3\/6 points · 1 passed, 0 failed, 1 not attempted/);
     expect(text).toMatch(/not attempted 0\/3/);
