@@ -10,6 +10,8 @@ import { pathToFileURL } from "node:url";
 import { findGraderFiles, loadGrader, loadMutants, mutantsFileOf, ROOT } from "../exercises/harness/discover.js";
 import { gradeExercise, mutantParts, totalPoints } from "../exercises/harness/index.js";
 import { CHAPTERS } from "../lib/chapters.js";
+import { pageSections } from "../exercises/harness/explain.js";
+import { refusalMessage, solutionImports } from "../exercises/harness/policy.js";
 
 const files = findGraderFiles();
 
@@ -65,6 +67,18 @@ describe("graders", () => {
         const failed = r.checks.filter((c) => c.status !== "passed").map((c) => `${c.name}: ${JSON.stringify(c.report)}`);
         expect(failed, "checks the reference fails").toEqual([]);
         expect(r.earned).toBe(totalPoints(exercise));
+      });
+
+      it("its page section exists, and its stub does not import the reference (solutions policy)", async () => {
+        const { exercise } = await loadGrader(file);
+        if (exercise.section) {
+          const page = resolve(ROOT, "src", `${exercise.chapter}.md`);
+          const ids = (await pageSections(readFileSync(page, "utf8"))).map((s) => s.id);
+          expect(ids, `section "${exercise.section}" of ${exercise.id} is not a heading id of src/${exercise.chapter}.md`).toContain(exercise.section);
+        }
+        const stubFile = resolve(ROOT, exercise.file);
+        const cheats = await solutionImports(exercise, stubFile, readFileSync(stubFile, "utf8"), ROOT);
+        expect(cheats, cheats.length ? refusalMessage(exercise.file, cheats, exercise) : "").toEqual([]);
       });
 
       it("the stub exports the function; untouched, it is not attempted", async () => {

@@ -29,11 +29,23 @@ export interface ExerciseResult {
   message?: string;
   /** What the student's code printed while graded (first 2,000 characters). */
   output?: string;
+  /** A "build it" exercise (listed first in its chapter, its checks shown as its parts). */
+  build?: boolean;
+  /** The page section that derives the exercise (anchor in src/<chapter>.md). */
+  section?: string;
+}
+
+/** The fields of a result that come from the exercise itself. */
+export function resultBase(exercise: Exercise<AnyFunction>): Pick<ExerciseResult, "id" | "title" | "chapter" | "file" | "points" | "build" | "section"> {
+  return {
+    id: exercise.id, title: exercise.title, chapter: exercise.chapter, file: exercise.file, points: totalPoints(exercise),
+    ...(exercise.build ? { build: true } : {}), ...(exercise.section ? { section: exercise.section } : {}),
+  };
 }
 
 /** Runs every check of `exercise` on `impl`; never throws. */
 export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>, impl: unknown): Promise<ExerciseResult> {
-  const base = { id: exercise.id, title: exercise.title, chapter: exercise.chapter, file: exercise.file, points: totalPoints(exercise) };
+  const base = resultBase(exercise as Exercise<AnyFunction>);
   if (typeof impl !== "function") {
     return { ...base, earned: 0, status: "failed", checks: [], message: `${exercise.file} does not export a function named ${exercise.exportName}` };
   }

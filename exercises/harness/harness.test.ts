@@ -4,7 +4,10 @@
 import { describe, it, expect, beforeAll } from "vitest";
 import { resolve } from "node:path";
 import { loadGrader, ROOT, type LoadedGrader } from "./discover.js";
-import { runInWorker } from "./runner.js";
+import { runInWorker, deadlineOf } from "./runner.js";
+import { runtimeImports, solutionImports, solutionNames, solutionPaths } from "./policy.js";
+import { contractOf, explainExercise, pageSections, sectionText } from "./explain.js";
+import type { ExerciseResult } from "./grade.js";
 import { formatScorecard, toGradescope, toJUnit } from "./scorecard.js";
 import { aliasOf, CheckFailure, copyArgs, expectCall, expectSame, expectThrows, firstDifference, formatReceived, formatValue, gradeExercise, defineExercise } from "./index.js";
 
@@ -174,6 +177,95 @@ describe("firstDifference", () => {
   it("formatValue keeps -0 and shortens long arrays", () => {
     expect(formatValue(-0)).toBe("-0");
     expect(formatValue(new Float32Array(20))).toMatch(/… \(20 items\)/);
+  });
+});
+
+describe("solutions policy", () => {
+  it("runtimeImports finds value imports, re-exports and dynamic imports, not type imports or comments", async () => {
+    const src = [
+      `import type { A } from "./types.js";`,
+      `import { round } from "../../lib/precision/index.js";`,
+      `// import { x } from "../../lib/memory/index.js";`,
+      `/** @example import { y } from "../../lib/amp/index.js" */`,
+      `export * from "./more.js";`,
+      `const m = await import("../../lib/nn/index.js");`,
+      `export const f = (x: A) => round("bf16", x) + m.z;`,
+    ].join("\n");
+    expect((await runtimeImports(src)).sort()).toEqual(["../../lib/nn/index.js", "../../lib/precision/index.js", "./more.js"]);
+  });
+  it("solutionImports flags imports from lib/<chapter>/ (the default) or the exercise's solution files", async () => {
+    const stub = resolve(ROOT, "exercises/precision/x.ts");
+    const src = `import { round } from "../../lib/precision/round.js";\nimport { matmul } from "../../lib/nn/index.js";\nexport const f = (x: number) => round("bf16", matmul(x));`;
+    expect(await solutionImports({ chapter: "precision" }, stub, src, ROOT)).toEqual(["../../lib/precision/round.js"]);
+    expect(await solutionImports({ chapter: "precision", solution: ["lib/nn/index.ts#matmul"] }, stub, src, ROOT)).toEqual(["../../lib/nn/index.js"]);
+    expect(await solutionImports({ chapter: "memory" }, stub, src, ROOT)).toEqual([]);
+    expect(solutionPaths({ chapter: "amp" })).toEqual(["lib/amp/"]);
+    expect(solutionNames({ chapter: "amp", solution: ["lib/amp/GradScaler.ts#GradScaler"] })).toEqual(["GradScaler (lib/amp/GradScaler.ts)"]);
+  });
+  it("the grader refuses a stub that imports its reference: 0 points and a one-line reason", async () => {
+    const cheat = await loadGrader(resolve(ROOT, "test/fixtures/harness/cheat.test.ts"));
+    const r = await runInWorker(cheat, { kind: "stub" }, 15_000);
+    expect(r.status).toBe("failed");
+    expect(r.earned).toBe(0);
+    expect(r.message).toBe(`test/fixtures/harness/cheat.ts imports "./double-solution.js", the reference solution (test/fixtures/harness/double-solution.ts): write your own code (solutions policy, exercises/README.md)`);
+    expect(formatScorecard([r])).toContain(r.message);
+  });
+});
+
+describe("build it", () => {
+  const result = (id: string, build: boolean, earned: number, checks: ExerciseResult["checks"]): ExerciseResult => ({
+    id, title: `exercise ${id}`, chapter: "precision", file: "f.ts", points: 3, earned, status: earned === 3 ? "passed" : "partial", checks, ...(build ? { build: true } : {}),
+  });
+  const part = (name: string, ok: boolean) => ({ name, points: ok ? 1 : 2, earned: ok ? 1 : 0, status: ok ? "passed" as const : "failed" as const, ...(ok ? {} : { report: { detail: `${name} is off` } }) });
+  it("the scorecard lists the chapter's build-it exercise first, its parts indented beneath it, then the short exercises", () => {
+    const text = formatScorecard([result("1.1", false, 3, [part("a", true)]), result("1.5", true, 1, [part("loss decreases", true), part("weights bit for bit", false)])]).split("\n");
+    const at = (re: RegExp) => text.findIndex((l) => re.test(l));
+    expect(at(/Build it/)).toBeLessThan(at(/1\.5 exercise 1\.5/));
+    expect(at(/1\.5 exercise 1\.5/)).toBeLessThan(at(/^\s+Exercises$/));
+    expect(at(/^\s+Exercises$/)).toBeLessThan(at(/1\.1 exercise 1\.1/));
+    expect(text[at(/✓ loss decreases \(1\)/)]).toMatch(/^ {6}✓ loss decreases/);
+    expect(text[at(/✗ weights bit for bit \(0\/2\)/)]).toMatch(/^ {6}✗/);
+    expect(text[at(/weights bit for bit is off/)]).toMatch(/^ {12}weights bit for bit is off/);
+  });
+  it("a build-it exercise gets a 30 s deadline, the others 10 s, both configurable", async () => {
+    const cheat = await loadGrader(resolve(ROOT, "test/fixtures/harness/cheat.test.ts"));
+    expect(deadlineOf(cheat)).toBe(30_000);
+    expect(deadlineOf(g)).toBe(10_000);
+    expect(deadlineOf(cheat, { buildTimeoutMs: 5000, timeoutMs: 1000 })).toBe(5000);
+  });
+});
+
+describe("--explain", () => {
+  const md = [
+    "# Title", "", "## Rounding to nearest even", "", "Prose with ${x.toFixed(2)} and ${f({a: 1})} and 2<sup>10</sup>.", "",
+    "```js", "## not a heading", "```", "", "### A detail", "more", "", "## Rounding to nearest even", "again", "## `fp16`: bits", "end",
+  ].join("\n");
+  it("pageSections gives Framework's heading ids (duplicates numbered, fenced code skipped) and each section's extent", async () => {
+    const s = await pageSections(md);
+    expect(s.map((x) => x.id)).toEqual(["title", "rounding-to-nearest-even", "a-detail", "rounding-to-nearest-even-1", "fp16-bits"]);
+    expect(sectionText(md, s[1])).toBe(["## Rounding to nearest even", "", "Prose with … and … and 2^10.", "", "  [code or a figure: see the page]", "", "### A detail", "more"].join("\n"));
+  });
+  it("contractOf returns the stub's TSDoc and signature", () => {
+    const src = `import x from "y";\n/**\n * Exercise 9.9 — do it.\n *\n * @param a the input\n */\nexport function doIt(a: number): number {\n  return a;\n}\n`;
+    expect(contractOf(src, "doIt")).toBe("Exercise 9.9 — do it.\n\n@param a the input\n\nexport function doIt(a: number): number");
+    expect(contractOf(src, "other")).toBe("");
+  });
+  it("explainExercise prints the section's path and text, the contract, and what not to read", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const root = mkdtempSync(resolve(tmpdir(), "explain-"));
+    mkdirSync(resolve(root, "src"));
+    mkdirSync(resolve(root, "test/fixtures/harness"), { recursive: true });
+    writeFileSync(resolve(root, "src/fixture.md"), "# Fixture\n\n## Doubling\n\nTwice a number is the number added to itself.\n\n## Next\n");
+    writeFileSync(resolve(root, "test/fixtures/harness/cheat.ts"), "/** Double each item. */\nexport function cheat(xs: number[]): number[] {\n  return xs;\n}\n");
+    const cheat = await loadGrader(resolve(ROOT, "test/fixtures/harness/cheat.test.ts"));
+    const text = await explainExercise(cheat.exercise, root);
+    expect(text).toContain("Exercise 99.3 — double every item, by importing the solution (build it) · 3 points");
+    expect(text).toContain("page section: /fixture#doubling");
+    expect(text).toContain("## Doubling\n\nTwice a number is the number added to itself.\n");
+    expect(text).not.toContain("## Next");
+    expect(text).toContain("Double each item.\n\nexport function cheat(xs: number[]): number[]");
+    expect(text).toContain("do not read before solving: doubleAll (test/fixtures/harness/double-solution.ts)");
   });
 });
 
