@@ -33,6 +33,8 @@ export interface ExerciseResult {
   build?: boolean;
   /** The page section that derives the exercise (anchor in src/<chapter>.md). */
   section?: string;
+  /** Graded by a hidden grader (`--graders DIR`): Gradescope shows it after publication by default. */
+  hidden?: boolean;
 }
 
 /** The fields of a result that come from the exercise itself. */

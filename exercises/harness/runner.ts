@@ -37,7 +37,8 @@ export function runInWorker(g: LoadedGrader, target: Target = { kind: "stub" }, 
       done = true;
       clearTimeout(timer);
       void worker.terminate();
-      resolve(printed.trim() ? { ...r, output: printed.trim().slice(0, 2000) } : r);
+      const withHidden = g.hidden ? { ...r, hidden: true } : r;
+      resolve(printed.trim() ? { ...withHidden, output: printed.trim().slice(0, 2000) } : withHidden);
     };
     const timer = setTimeout(() => finish({ ...base, status: "timeout", message: `stopped after ${timeoutMs / 1000} s: does your code loop forever (a loop whose condition never changes, or a recursion without a base case)?` }), timeoutMs);
     worker.on("message", (m: { ok: boolean; result?: ExerciseResult; error?: string }) => {

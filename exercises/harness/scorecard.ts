@@ -82,13 +82,29 @@ export function formatScorecard(results: ExerciseResult[]): string {
   return lines.join("\n");
 }
 
-/** Gradescope's results.json (one test per check; exercise-level failures as one test). */
-export function toGradescope(results: ExerciseResult[]): object {
-  const tests = results.flatMap((r) =>
-    r.checks.length
-      ? r.checks.map((c) => ({ name: `${r.id} ${r.title}: ${c.name}`, score: c.earned, max_score: c.points, status: c.status === "passed" ? "passed" : "failed", output: c.report ? reportLines(c.report, "").join("\n") : c.status === "not-attempted" ? "not attempted" : "" }))
-      : [{ name: `${r.id} ${r.title}`, score: 0, max_score: r.points, status: "failed", output: r.message ?? r.status }],
-  );
+/** Gradescope's visibility values of a test. */
+export const VISIBILITIES = ["hidden", "after_due_date", "after_published", "visible"] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+/** Options of {@link toGradescope}. */
+export interface GradescopeOptions {
+  /** Visibility of the tests of hidden graders (`--graders DIR`); default "after_published". */
+  hiddenVisibility?: Visibility;
+  /** Visibility of the tests of the public graders; default "visible". */
+  visibility?: Visibility;
+}
+
+/**
+ * Gradescope's results.json: one test per check (exercise-level failures as one test),
+ * each with its `visibility`: hidden graders' tests "after_published" unless configured.
+ */
+export function toGradescope(results: ExerciseResult[], o: GradescopeOptions = {}): object {
+  const tests = results.flatMap((r) => {
+    const visibility = r.hidden ? o.hiddenVisibility ?? "after_published" : o.visibility ?? "visible";
+    return r.checks.length
+      ? r.checks.map((c) => ({ name: `${r.id} ${r.title}: ${c.name}`, score: c.earned, max_score: c.points, status: c.status === "passed" ? "passed" : "failed", visibility, output: c.report ? reportLines(c.report, "").join("\n") : c.status === "not-attempted" ? "not attempted" : "" }))
+      : [{ name: `${r.id} ${r.title}`, score: 0, max_score: r.points, status: "failed", visibility, output: r.message ?? r.status }];
+  });
   return { score: results.reduce((s, r) => s + r.earned, 0), max_score: results.reduce((s, r) => s + r.points, 0), tests };
 }
 
