@@ -10,8 +10,8 @@
  * With --strict, also 1 when an attempted exercise lost points.
  */
 import { parseArgs } from "node:util";
-import { watch, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { existsSync, watch, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { CHAPTERS } from "../../lib/chapters.js";
 import { affectedBy, loadGrader, loadGraders, ROOT, type LoadedGrader } from "./discover.js";
 import { runGraders, TIMEOUT_MS, BUILD_TIMEOUT_MS } from "./runner.js";
@@ -101,6 +101,9 @@ async function run(argv: string[], io: CommandIO): Promise<number | null> {
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100) usage(`--timeout must be an integer number of milliseconds >= 100, got "${values.timeout}"`);
   const buildTimeoutMs = Number(values["build-timeout"]);
   if (!Number.isInteger(buildTimeoutMs) || buildTimeoutMs < 100) usage(`--build-timeout must be an integer number of milliseconds >= 100, got "${values["build-timeout"]}"`);
+
+  // Before grading: an output file that could not be written would waste the whole run.
+  if (values.out && !existsSync(dirname(resolve(values.out)))) cannotGrade(`could not write ${values.out}: there is no folder ${dirname(resolve(values.out))}`);
 
   let loaded: LoadedGrader[];
   try {

@@ -45,8 +45,19 @@ export function resultBase(exercise: Exercise<AnyFunction>): Pick<ExerciseResult
   };
 }
 
-/** Runs every check of `exercise` on `impl`; never throws. */
-export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>, impl: unknown): Promise<ExerciseResult> {
+/**
+ * Which checks {@link gradeExercise} runs. For the grader self-check only (a student is
+ * always graded on every check): a mutant needs only the checks that must catch it.
+ */
+export interface GradeOptions {
+  /** Run only the checks with these names. */
+  only?: readonly string[];
+  /** Stop after the first check that fails. */
+  failFast?: boolean;
+}
+
+/** Runs every check of `exercise` (or those `o` selects) on `impl`; never throws. */
+export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>, impl: unknown, o: GradeOptions = {}): Promise<ExerciseResult> {
   const base = resultBase(exercise as Exercise<AnyFunction>);
   if (typeof impl !== "function") {
     return { ...base, earned: 0, status: "failed", checks: [], message: `${exercise.file} does not export a function named ${exercise.exportName}` };
@@ -60,6 +71,8 @@ export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>
     : { [exercise.exportName]: (...args: Parameters<F>) => f(...args) }[exercise.exportName]) as unknown as F;
   const checks: CheckResult[] = [];
   for (const check of exercise.checks) {
+    if (o.only && !o.only.includes(check.name)) continue;
+    if (o.failFast && checks.some((c) => c.status === "failed")) break;
     try {
       await check.run(named);
       checks.push({ name: check.name, points: check.points, earned: check.points, status: "passed" });

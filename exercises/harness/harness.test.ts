@@ -23,16 +23,21 @@ async function failure(p: Promise<unknown>) {
 let g: LoadedGrader;
 beforeAll(async () => { g = await loadGrader(resolve(ROOT, "test/fixtures/harness/double.test.ts")); });
 // A generous deadline: the machine may be busy; only "never returns" waits for its (short) deadline.
-const mutant = (name: string, ms = 15_000) => runInWorker(g, { kind: "mutant", name }, ms);
+// Each target is graded once (a worker costs about a second) and shared by the tests that read it.
+const graded = new Map<string, Promise<ExerciseResult>>();
+const once = (key: string, run: () => Promise<ExerciseResult>) => { if (!graded.has(key)) graded.set(key, run()); return graded.get(key)!; };
+const mutant = (name: string, ms = 15_000) => once(`mutant ${name} ${ms}`, () => runInWorker(g, { kind: "mutant", name }, ms));
+const stub = () => once("stub", () => runInWorker(g, { kind: "stub" }, 15_000));
+const reference = () => once("reference", () => runInWorker(g, { kind: "reference" }, 15_000));
 
 describe("runInWorker", () => {
   it("reports an untouched stub as not attempted with 0 points", async () => {
-    const r = await runInWorker(g, { kind: "stub" }, 15_000);
+    const r = await stub();
     expect(r.status).toBe("not-attempted");
     expect(r.earned).toBe(0);
   });
   it("gives the reference full marks, and an async right answer too", async () => {
-    expect((await runInWorker(g, { kind: "reference" }, 15_000)).earned).toBe(3);
+    expect((await reference()).earned).toBe(3);
     expect((await mutant("is async and right")).earned).toBe(3);
   });
   it("shows the call, expected, received and hint of a wrong value", async () => {
@@ -45,10 +50,11 @@ describe("runInWorker", () => {
     expect(report.hint).toBe("multiply by two");
   });
   it("turns a thrown TypeError, NaN, a wrong type and a mutated input into failed checks", async () => {
-    expect((await mutant("throws a TypeError")).checks[0].report?.detail).toMatch(/^threw TypeError/);
-    expect((await mutant("returns NaN")).checks[0].report?.received).toBe("NaN");
-    expect((await mutant("returns a string")).checks[0].report?.detail).toMatch(/returned string, expected array/);
-    expect((await mutant("mutates its input")).checks[0].report?.detail).toMatch(/mutated its argument #1/);
+    const [typeError, nan, string, mutates] = await Promise.all(["throws a TypeError", "returns NaN", "returns a string", "mutates its input"].map((n) => mutant(n)));
+    expect(typeError.checks[0].report?.detail).toMatch(/^threw TypeError/);
+    expect(nan.checks[0].report?.received).toBe("NaN");
+    expect(string.checks[0].report?.detail).toMatch(/returned string, expected array/);
+    expect(mutates.checks[0].report?.detail).toMatch(/mutated its argument #1/);
   });
   it("stops code that never returns at the deadline and still reports", async () => {
     const r = await mutant("never returns", 1500);
@@ -149,9 +155,18 @@ describe("received values are shown as themselves", () => {
   });
 });
 
+describe("gradeExercise options (for the self-check)", () => {
+  it("runs only the named checks, or stops at the first failure", async () => {
+    const wrong = (xs: number[]) => xs.map((x) => x + 2);
+    expect((await gradeExercise(g.exercise, wrong, { only: ["random arrays"] })).checks.map((c) => [c.name, c.status])).toEqual([["random arrays", "failed"]]);
+    expect((await gradeExercise(g.exercise, wrong, { failFast: true })).checks.map((c) => c.name)).toEqual(["worked example"]);
+    expect((await gradeExercise(g.exercise, wrong)).checks).toHaveLength(2);
+  });
+});
+
 describe("scorecard", () => {
   it("formatScorecard(results) prints per-exercise lines and the total", async () => {
-    const rs = [await runInWorker(g, { kind: "reference" }, 15_000), await runInWorker(g, { kind: "stub" }, 15_000)];
+    const rs = [await reference(), await stub()];
     const text = formatScorecard(rs);
     expect(text).toMatch(/Total 3\/6 points · 1 passed, 0 failed, 1 not attempted/);
     expect(text).toMatch(/not attempted 0\/3/);

@@ -10,4 +10,4 @@ export {
 } from "./expect.js";
 export { firstDifference, formatTolerance, type Tolerance, type CompareOptions } from "./compare.js";
 export { formatValue, formatCall, typeName } from "./format.js";
-export { gradeExercise, type ExerciseResult, type CheckResult } from "./grade.js";
+export { gradeExercise, type ExerciseResult, type CheckResult, type GradeOptions } from "./grade.js";
