@@ -6,7 +6,7 @@ import { describe, it, expect, beforeAll } from "vitest";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { gradeCommand } from "./cli.js";
+import { chaptersOf, gradeCommand } from "./cli.js";
 import { affectedBy, loadGrader, ROOT, type LoadedGrader } from "./discover.js";
 import { editDistance, nearest } from "./suggest.js";
 import { toGradescope } from "./scorecard.js";
@@ -88,6 +88,15 @@ describe("usage errors suggest the nearest valid name", () => {
     expect(await grade("--fromat", "json")).toMatchObject({ code: 2, err: expect.stringMatching(/^unknown flag --fromat \(did you mean "--format"\?\)/) });
     expect(await grade("--format", "jsn")).toMatchObject({ code: 2, err: expect.stringMatching(/\(did you mean "json"\?\)/) });
     expect(await grade("--explain", "1.22")).toMatchObject({ code: 2, err: expect.stringMatching(/^--explain: unknown exercise "1.22" \(did you mean "1.2"\?\)/) });
+  });
+});
+
+describe("only the graders a run needs are loaded", () => {
+  it("chaptersOf maps slugs, chapter numbers and ids to chapters; an unknown name or no filter means all", () => {
+    expect(chaptersOf(["precision", "2.1", "5"])).toEqual(["precision", "memory", "data-parallel"]);
+    expect(chaptersOf(["1.2", "1.3"])).toEqual(["precision"]);
+    expect(chaptersOf([])).toBeUndefined();
+    expect(chaptersOf(["precison"])).toBeUndefined();
   });
 });
 

@@ -49,6 +49,24 @@ function cannotGrade(message: string): never {
 }
 
 /**
+ * The chapters that a list of filters (slugs, chapter numbers, exercise ids) needs, so that
+ * only their graders are loaded; undefined (all chapters) when there is no filter or one
+ * that names no chapter (its "did you mean" needs every name).
+ * @example chaptersOf(["precision", "2.1"]) // ["precision", "memory"]
+ */
+export function chaptersOf(filters: readonly string[]): string[] | undefined {
+  if (filters.length === 0) return undefined;
+  const out: string[] = [];
+  for (const f of filters) {
+    const n = /^(\d+)(?:\.\d+)?$/.exec(f)?.[1];
+    const c = CHAPTERS.find((ch) => ch.slug === f || String(ch.number) === n);
+    if (!c) return undefined;
+    out.push(c.slug);
+  }
+  return [...new Set(out)];
+}
+
+/**
  * Runs the grade command on `argv` (the arguments after the script's name).
  * @returns the exit status, or null when watching (the process keeps running)
  */
@@ -107,7 +125,7 @@ async function run(argv: string[], io: CommandIO): Promise<number | null> {
 
   let loaded: LoadedGrader[];
   try {
-    loaded = await loadGraders(values.graders);
+    loaded = await loadGraders(values.graders, chaptersOf([...positionals, ...values.explain!]));
   } catch (err) {
     const message = (err as Error).message;
     if (/^no folder of graders at/.test(message)) usage(`--graders: ${message}`);

@@ -55,15 +55,17 @@ export async function loadGrader(graderFile: string, fresh = false): Promise<Loa
 
 /**
  * Loads every grader (plus those under `extraDirs`), sorted by exercise id.
+ * @param chapters load only the public graders of these chapters (exercises/<slug>/) and of the
+ *   chapters of the hidden graders (so that a duplicate id is still found); default: all
  * @throws Error `exercise id <id> is defined twice: <file> and <file>`
  */
-export async function loadGraders(extraDirs: string[] = []): Promise<LoadedGrader[]> {
-  const publicFiles = findGraderFiles();
-  const hiddenFiles = extraDirs.flatMap((d) => findGraderFiles(resolve(d))).filter((f) => !publicFiles.includes(f));
-  const loaded = [
-    ...(await Promise.all(publicFiles.map((f) => loadGrader(f)))),
-    ...(await Promise.all(hiddenFiles.map(async (f) => ({ ...(await loadGrader(f)), hidden: true })))),
-  ];
+export async function loadGraders(extraDirs: string[] = [], chapters?: readonly string[]): Promise<LoadedGrader[]> {
+  const all = findGraderFiles();
+  const hiddenFiles = extraDirs.flatMap((d) => findGraderFiles(resolve(d))).filter((f) => !all.includes(f));
+  const hidden = await Promise.all(hiddenFiles.map(async (f) => ({ ...(await loadGrader(f)), hidden: true })));
+  const wanted = chapters && new Set([...chapters, ...hidden.map((g) => g.exercise.chapter)]);
+  const publicFiles = wanted ? all.filter((f) => wanted.has(relative(join(ROOT, "exercises"), f).split(sep)[0])) : all;
+  const loaded = [...(await Promise.all(publicFiles.map((f) => loadGrader(f)))), ...hidden];
   const seen = new Map<string, string>();
   for (const g of loaded) {
     const other = seen.get(g.exercise.id);
