@@ -61,7 +61,7 @@ describe("graders", () => {
   for (const file of files) {
     const name = file.slice(ROOT.length + 1);
     describe(name, () => {
-      it("the lib reference earns full marks", async () => {
+      it("the lib reference earns full marks (a build-it exercise: its whole run)", async () => {
         const { exercise } = await loadGrader(file);
         const r = await gradeExercise(exercise, exercise.reference);
         const failed = r.checks.filter((c) => c.status !== "passed").map((c) => `${c.name}: ${JSON.stringify(c.report)}`);
