@@ -1,16 +1,39 @@
 // npm test                      → type check, lib tests and grader self-checks (vitest), site build
 // npm test exercises [chapter]  → the student's scorecard (exercises/grade.ts)
+// npm test exercises [chapter] --explain <id> → an exercise's page section and contract
 // npm test <vitest filter …>    → only those vitest files
 import { spawnSync } from "node:child_process";
 import { buildSite } from "./browser.mjs";
 
 const args = process.argv.slice(2);
-const run = (cmd, argv) => {
-  const r = spawnSync(cmd, argv, { stdio: "inherit" });
+
+/**
+ * npm 10 keeps flags written before `--` for itself (`npm test exercises --explain 1.2`
+ * reaches us as `exercises 1.2` with npm_config_explain=true). Give the grader back the two
+ * flags the README shows in that short form; every flag works after `--`.
+ */
+function npmFlags(rest) {
+  const out = [...rest];
+  const explain = process.env.npm_config_explain;
+  if (explain && !rest.includes("--explain")) {
+    if (explain !== "true") out.push("--explain", explain); // --explain=1.2
+    else {
+      const ids = out.filter((a) => /^\d+\.\d+$/.test(a));
+      for (const id of ids) out.splice(out.indexOf(id), 1, "--explain", id);
+    }
+  }
+  if (process.env.npm_config_watch === "true" && !rest.includes("--watch")) out.push("--watch");
+  return out;
+}
+const run = (cmd, argv, env = process.env) => {
+  const r = spawnSync(cmd, argv, { stdio: "inherit", env });
   return r.status ?? 1;
 };
 
-if (args[0] === "exercises") process.exit(run("npx", ["tsx", "exercises/grade.ts", ...args.slice(1)]));
+if (args[0] === "exercises") {
+  const { npm_config_explain, npm_config_watch, ...env } = process.env; // handled by npmFlags; npx would warn about them again
+  process.exit(run("npx", ["tsx", "exercises/grade.ts", ...npmFlags(args.slice(1))], env));
+}
 if (args.length > 0) process.exit(run("npx", ["vitest", "run", ...args]));
 
 const steps = [

@@ -50,6 +50,13 @@ export interface Exercise<F extends AnyFunction> {
    * Hints and `--explain` point there.
    */
   section?: string;
+  /**
+   * Where this exercise's solution lives: repository paths of lib files or folders
+   * (e.g. "lib/precision/round.ts"), optionally naming the function ("lib/precision/round.ts#round").
+   * A student must not read them before solving; the grader gives 0 to a stub that imports
+   * from them. Default: the chapter's reference folder, `lib/<chapter>/`.
+   */
+  solution?: string[];
 }
 
 /**

@@ -3,7 +3,7 @@
  * mutants. Node only.
  */
 import { readdirSync, existsSync, statSync } from "node:fs";
-import { join, dirname, basename, resolve } from "node:path";
+import { join, dirname, basename, resolve, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { AnyFunction, Exercise, Mutant } from "./define.js";
 
@@ -15,6 +15,8 @@ export interface LoadedGrader {
   /** Absolute path of the grader file. */
   graderFile: string;
   exercise: Exercise<AnyFunction>;
+  /** Loaded from a `--graders` folder (a course's hidden graders), not from exercises/. */
+  hidden?: boolean;
 }
 
 /**
@@ -38,9 +40,12 @@ export function findGraderFiles(dir = join(ROOT, "exercises")): string[] {
   return out;
 }
 
-/** Imports a grader file and checks that it default-exports an exercise. */
-export async function loadGrader(graderFile: string): Promise<LoadedGrader> {
-  const mod = await import(pathToFileURL(graderFile).href);
+/**
+ * Imports a grader file and checks that it default-exports an exercise.
+ * @param fresh import a new copy (after the file changed), not the cached module
+ */
+export async function loadGrader(graderFile: string, fresh = false): Promise<LoadedGrader> {
+  const mod = await import(pathToFileURL(graderFile).href + (fresh ? `?v=${Date.now()}` : ""));
   const exercise = mod.default as Exercise<AnyFunction> | undefined;
   if (!exercise || typeof exercise !== "object" || !Array.isArray(exercise.checks)) {
     throw new Error(`${graderFile} must default-export defineExercise({...})`);
@@ -50,11 +55,17 @@ export async function loadGrader(graderFile: string): Promise<LoadedGrader> {
 
 /**
  * Loads every grader (plus those under `extraDirs`), sorted by exercise id.
+ * @param chapters load only the public graders of these chapters (exercises/<slug>/) and of the
+ *   chapters of the hidden graders (so that a duplicate id is still found); default: all
  * @throws Error `exercise id <id> is defined twice: <file> and <file>`
  */
-export async function loadGraders(extraDirs: string[] = []): Promise<LoadedGrader[]> {
-  const files = [...findGraderFiles(), ...extraDirs.flatMap((d) => findGraderFiles(resolve(d)))];
-  const loaded = await Promise.all(files.map(loadGrader));
+export async function loadGraders(extraDirs: string[] = [], chapters?: readonly string[]): Promise<LoadedGrader[]> {
+  const all = findGraderFiles();
+  const hiddenFiles = extraDirs.flatMap((d) => findGraderFiles(resolve(d))).filter((f) => !all.includes(f));
+  const hidden = await Promise.all(hiddenFiles.map(async (f) => ({ ...(await loadGrader(f)), hidden: true })));
+  const wanted = chapters && new Set([...chapters, ...hidden.map((g) => g.exercise.chapter)]);
+  const publicFiles = wanted ? all.filter((f) => wanted.has(relative(join(ROOT, "exercises"), f).split(sep)[0])) : all;
+  const loaded = [...(await Promise.all(publicFiles.map((f) => loadGrader(f)))), ...hidden];
   const seen = new Map<string, string>();
   for (const g of loaded) {
     const other = seen.get(g.exercise.id);
@@ -83,3 +94,19 @@ export async function loadMutants(graderFile: string): Promise<Record<string, Mu
   const mod = await import(pathToFileURL(file).href);
   return (mod.mutants ?? {}) as Record<string, Mutant>;
 }
+
+/**
+ * The exercises to grade again after `file` changed: those whose stub, grader or mutants
+ * it is; for another file under exercises/<chapter>/ (a helper module of the student's),
+ * every selected exercise of that chapter; for the harness, all of them.
+ */
+export function affectedBy(graders: LoadedGrader[], file: string): LoadedGrader[] {
+  const own = graders.filter((g) => [resolve(ROOT, g.exercise.file), g.graderFile, mutantsFileOf(g.graderFile)].includes(file));
+  if (own.length > 0) return own;
+  const rel = relative(join(ROOT, "exercises"), file);
+  if (rel.startsWith("..")) return [];
+  const [first] = rel.split(sep);
+  if (first === "harness") return graders;
+  return graders.filter((g) => g.exercise.chapter === first);
+}
+

@@ -29,19 +29,50 @@ export interface ExerciseResult {
   message?: string;
   /** What the student's code printed while graded (first 2,000 characters). */
   output?: string;
+  /** A "build it" exercise (listed first in its chapter, its checks shown as its parts). */
+  build?: boolean;
+  /** The page section that derives the exercise (anchor in src/<chapter>.md). */
+  section?: string;
+  /** Graded by a hidden grader (`--graders DIR`): Gradescope shows it after publication by default. */
+  hidden?: boolean;
 }
 
-/** Runs every check of `exercise` on `impl`; never throws. */
-export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>, impl: unknown): Promise<ExerciseResult> {
-  const base = { id: exercise.id, title: exercise.title, chapter: exercise.chapter, file: exercise.file, points: totalPoints(exercise) };
+/** The fields of a result that come from the exercise itself. */
+export function resultBase(exercise: Exercise<AnyFunction>): Pick<ExerciseResult, "id" | "title" | "chapter" | "file" | "points" | "build" | "section"> {
+  return {
+    id: exercise.id, title: exercise.title, chapter: exercise.chapter, file: exercise.file, points: totalPoints(exercise),
+    ...(exercise.build ? { build: true } : {}), ...(exercise.section ? { section: exercise.section } : {}),
+  };
+}
+
+/**
+ * Which checks {@link gradeExercise} runs. For the grader self-check only (a student is
+ * always graded on every check): a mutant needs only the checks that must catch it.
+ */
+export interface GradeOptions {
+  /** Run only the checks with these names. */
+  only?: readonly string[];
+  /** Stop after the first check that fails. */
+  failFast?: boolean;
+}
+
+/** Runs every check of `exercise` (or those `o` selects) on `impl`; never throws. */
+export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>, impl: unknown, o: GradeOptions = {}): Promise<ExerciseResult> {
+  const base = resultBase(exercise as Exercise<AnyFunction>);
   if (typeof impl !== "function") {
     return { ...base, earned: 0, status: "failed", checks: [], message: `${exercise.file} does not export a function named ${exercise.exportName}` };
   }
   // Messages show calls under the exercise's name (roundToBf16(…)), whatever the implementation is called.
   const f = impl as F;
-  const named = { [exercise.exportName]: (...args: Parameters<F>) => f(...args) }[exercise.exportName] as F;
+  // A class (e.g. a GradScaler) is subclassed under that name, so that graders can `new` it.
+  const isClass = /^class\b/.test(Function.prototype.toString.call(f));
+  const named = (isClass
+    ? { [exercise.exportName]: class extends (f as unknown as new (...a: unknown[]) => object) {} }[exercise.exportName]
+    : { [exercise.exportName]: (...args: Parameters<F>) => f(...args) }[exercise.exportName]) as unknown as F;
   const checks: CheckResult[] = [];
   for (const check of exercise.checks) {
+    if (o.only && !o.only.includes(check.name)) continue;
+    if (o.failFast && checks.some((c) => c.status === "failed")) break;
     try {
       await check.run(named);
       checks.push({ name: check.name, points: check.points, earned: check.points, status: "passed" });

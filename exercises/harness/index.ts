@@ -4,7 +4,10 @@
  */
 export { NotImplementedError, notImplemented, CheckFailure, isNotImplemented, type FailureReport } from "./errors.js";
 export { defineExercise, totalPoints, mutantParts, type Exercise, type Check, type AnyFunction, type Mutant } from "./define.js";
-export { expectCall, expectSame, expectThrows, callSafely, fail, property, type ExpectOptions, type PropertyOptions } from "./expect.js";
+export {
+  expectCall, expectSame, expectThrows, callSafely, fail, property, aliasOf, copyArgs, formatReceived,
+  type ExpectOptions, type ThrowsOptions, type ThrowsPattern, type ErrorClass, type PropertyOptions,
+} from "./expect.js";
 export { firstDifference, formatTolerance, type Tolerance, type CompareOptions } from "./compare.js";
 export { formatValue, formatCall, typeName } from "./format.js";
-export { gradeExercise, type ExerciseResult, type CheckResult } from "./grade.js";
+export { gradeExercise, type ExerciseResult, type CheckResult, type GradeOptions } from "./grade.js";

@@ -5,8 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
-import { totalPoints } from "./define.js";
-import type { ExerciseResult } from "./grade.js";
+import { resultBase, type ExerciseResult } from "./grade.js";
 import type { LoadedGrader } from "./discover.js";
 import type { Target } from "./worker.js";
 
@@ -16,6 +15,8 @@ const WORKER = fileURLToPath(new URL("./worker-entry.mjs", import.meta.url));
 export interface RunOptions {
   /** Per-exercise deadline in ms (default 10,000). */
   timeoutMs?: number;
+  /** Deadline of a "build it" exercise in ms (default 30,000): its checks train or simulate. */
+  buildTimeoutMs?: number;
   /** Exercises graded at once (default 2, the cores of a small machine). */
   concurrency?: number;
   target?: Target;
@@ -23,8 +24,7 @@ export interface RunOptions {
 
 /** Grades one exercise in a fresh worker; resolves with a result whatever happens. */
 export function runInWorker(g: LoadedGrader, target: Target = { kind: "stub" }, timeoutMs = 10_000): Promise<ExerciseResult> {
-  const e = g.exercise;
-  const base = { id: e.id, title: e.title, chapter: e.chapter, file: e.file, points: totalPoints(e), earned: 0, checks: [] };
+  const base = { ...resultBase(g.exercise), earned: 0, checks: [] };
   return new Promise((resolve) => {
     const worker = new Worker(WORKER, { workerData: { graderFile: g.graderFile, target }, stdout: true, stderr: true });
     let done = false;
@@ -37,7 +37,8 @@ export function runInWorker(g: LoadedGrader, target: Target = { kind: "stub" }, 
       done = true;
       clearTimeout(timer);
       void worker.terminate();
-      resolve(printed.trim() ? { ...r, output: printed.trim().slice(0, 2000) } : r);
+      const withHidden = g.hidden ? { ...r, hidden: true } : r;
+      resolve(printed.trim() ? { ...withHidden, output: printed.trim().slice(0, 2000) } : withHidden);
     };
     const timer = setTimeout(() => finish({ ...base, status: "timeout", message: `stopped after ${timeoutMs / 1000} s: does your code loop forever (a loop whose condition never changes, or a recursion without a base case)?` }), timeoutMs);
     worker.on("message", (m: { ok: boolean; result?: ExerciseResult; error?: string }) => {
@@ -48,6 +49,14 @@ export function runInWorker(g: LoadedGrader, target: Target = { kind: "stub" }, 
   });
 }
 
+/** The deadline of one exercise: `buildTimeoutMs` (30 s) for a "build it" exercise, `timeoutMs` (10 s) otherwise. */
+export function deadlineOf(g: LoadedGrader, o: RunOptions = {}): number {
+  return g.exercise.build ? o.buildTimeoutMs ?? BUILD_TIMEOUT_MS : o.timeoutMs ?? TIMEOUT_MS;
+}
+
+/** Default deadlines (ms): a short exercise, and a "build it" exercise. */
+export const TIMEOUT_MS = 10_000, BUILD_TIMEOUT_MS = 30_000;
+
 /** Grades every exercise of `graders`, `concurrency` at a time, in the order given. */
 export async function runGraders(graders: LoadedGrader[], o: RunOptions = {}): Promise<ExerciseResult[]> {
   const results: ExerciseResult[] = new Array(graders.length);
@@ -55,7 +64,7 @@ export async function runGraders(graders: LoadedGrader[], o: RunOptions = {}): P
   const lane = async () => {
     while (next < graders.length) {
       const i = next++;
-      results[i] = await runInWorker(graders[i], o.target, o.timeoutMs ?? 10_000);
+      results[i] = await runInWorker(graders[i], o.target, deadlineOf(graders[i], o));
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 2) }, lane));

@@ -7,8 +7,10 @@ import { parentPort, workerData } from "node:worker_threads";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT, loadGrader, loadMutants } from "./discover.js";
-import { gradeExercise, type ExerciseResult } from "./grade.js";
-import { totalPoints, mutantParts } from "./define.js";
+import { readFileSync } from "node:fs";
+import { gradeExercise, resultBase, type ExerciseResult } from "./grade.js";
+import { mutantParts } from "./define.js";
+import { refusalMessage, solutionImports } from "./policy.js";
 
 /** What to grade: the student's stub file, the lib reference, or a named mutant. */
 export type Target = { kind: "stub" } | { kind: "reference" } | { kind: "mutant"; name: string };
@@ -21,15 +23,19 @@ async function main(): Promise<ExerciseResult> {
   if (target.kind === "reference") impl = exercise.reference;
   else if (target.kind === "mutant") impl = mutantParts((await loadMutants(graderFile))[target.name]).impl;
   else {
+    const stubFile = resolve(ROOT, exercise.file);
+    // Solutions policy: a stub that imports its exercise's reference from lib/ gets 0, with the reason.
+    let source = "";
+    try { source = readFileSync(stubFile, "utf8"); } catch { /* reported by the import below */ }
+    const cheats = source ? await solutionImports(exercise, stubFile, source, ROOT).catch(() => []) : [];
+    if (cheats.length > 0) {
+      return { ...resultBase(exercise), earned: 0, status: "failed", checks: [], message: refusalMessage(exercise.file, cheats, exercise) };
+    }
     try {
-      const mod = await import(pathToFileURL(resolve(ROOT, exercise.file)).href);
+      const mod = await import(pathToFileURL(stubFile).href);
       impl = mod[exercise.exportName];
     } catch (err) {
-      return {
-        id: exercise.id, title: exercise.title, chapter: exercise.chapter, file: exercise.file,
-        points: totalPoints(exercise), earned: 0, status: "error", checks: [],
-        message: `could not load ${exercise.file}: ${(err as Error)?.message ?? String(err)}`,
-      };
+      return { ...resultBase(exercise), earned: 0, status: "error", checks: [], message: `could not load ${exercise.file}: ${(err as Error)?.message ?? String(err)}` };
     }
   }
   return gradeExercise(exercise, impl);

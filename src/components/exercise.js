@@ -3,17 +3,23 @@ import {html} from "htl";
 /**
  * The exercise box of a chapter page, filled from the graders' metadata
  * (src/data/exercises.json), so the page and the scorecard cannot disagree.
+ * A "build it" exercise is marked as such; an exercise that names its page
+ * section links to it; every box says which lib code holds the reference
+ * solution (not to be read, or imported, before solving).
  * @param {Array} exercises the parsed exercises.json
  * @param {string} id e.g. "1.2"
  */
 export function exerciseBox(exercises, id) {
   const e = exercises.find((x) => x.id === id);
   if (!e) throw new Error(`no exercise with id ${id} in exercises.json`);
-  return html`<div class="card exercise" id="exercise-${e.id.replace(".", "-")}">
-    <h3 style="margin-top:0">Exercise ${e.id} — ${e.title}</h3>
-    <p><code>${e.file}</code> · <code>${e.signature}</code> · ${e.points} points</p>
+  const solution = e.solution ?? [`lib/${e.chapter}/`];
+  return html`<div class="card exercise${e.build ? " exercise-build" : ""}" id="exercise-${e.id.replace(".", "-")}">
+    <h3 style="margin-top:0">${e.build ? html`<span class="exercise-badge" style="border:1px solid currentColor;border-radius:4px;padding:0 .35em;margin-right:.3em;font-size:.8em;vertical-align:middle">Build it</span>` : ""}Exercise ${e.id} — ${e.title}</h3>
+    <p><code>${e.file}</code> · <code>${e.signature}</code> · ${e.points} points${e.build ? " · your code runs inside the course's own machinery and is graded on the end result; the checks below are its parts" : ""}</p>
     <p>${e.summary}</p>
-    <details><summary>Checks</summary><ul>${e.checks.map((c) => html`<li>${c.name} (${c.points} ${c.points === 1 ? "point" : "points"})</li>`)}</ul></details>
-    <p>Check it: <code>npm test exercises ${e.chapter}</code></p>
+    ${e.section ? html`<p>What it needs is derived in <a href="#${e.section}">${e.sectionTitle ?? "this section"}</a>.</p>` : ""}
+    <details><summary>${e.build ? "Parts" : "Checks"}</summary><ul>${e.checks.map((c) => html`<li>${c.name} (${c.points} ${c.points === 1 ? "point" : "points"})</li>`)}</ul></details>
+    <p>Check it: <code>npm test exercises ${e.chapter}</code> · the page section and the contract: <code>npm test exercises -- --explain ${e.id}</code></p>
+    <p><small>Solutions policy: the reference is ${solution.map((s, i) => html`${i ? ", " : ""}<code>${s}</code>`)}. Do not read it before you have solved the exercise; a stub that imports it gets 0.</small></p>
   </div>`;
 }

@@ -1,0 +1,81 @@
+/**
+ * The solutions policy: the references stay readable in `lib/`, and a stub
+ * that imports one (an editor's auto-import is enough) is refused by the
+ * grader with a one-line reason and 0 points for that exercise. Node only.
+ */
+import { dirname, relative, resolve, sep } from "node:path";
+import type { AnyFunction, Exercise } from "./define.js";
+
+/**
+ * The repository paths (files or folders, folders ending in "/") that hold an
+ * exercise's solution: its `solution` entries without their `#function` part,
+ * or the chapter's reference folder `lib/<chapter>/`.
+ * @example solutionPaths({ chapter: "precision" }) // ["lib/precision/"]
+ */
+export function solutionPaths(exercise: Pick<Exercise<AnyFunction>, "chapter" | "solution">): string[] {
+  const entries = exercise.solution?.length ? exercise.solution : [`lib/${exercise.chapter}/`];
+  return [...new Set(entries.map((s) => s.split("#")[0]))];
+}
+
+/**
+ * What a student must not read before solving, for the page box and the README:
+ * e.g. `round` in lib/precision/round.ts, or the folder lib/precision/.
+ * @example solutionNames({ chapter: "precision", solution: ["lib/precision/round.ts#round"] }) // ["round (lib/precision/round.ts)"]
+ */
+export function solutionNames(exercise: Pick<Exercise<AnyFunction>, "chapter" | "solution">): string[] {
+  const entries = exercise.solution?.length ? exercise.solution : [`lib/${exercise.chapter}/`];
+  return entries.map((s) => {
+    const [path, fn] = s.split("#");
+    return fn ? `${fn} (${path})` : path;
+  });
+}
+
+/**
+ * The module specifiers that a module's code imports at run time: static
+ * `import … from`, `export … from`, side-effect imports, `import("…")` and
+ * `require("…")` with a literal path. Type-only imports and comments are
+ * ignored (esbuild strips them first, as when the stub runs).
+ */
+export async function runtimeImports(source: string): Promise<string[]> {
+  const { transform } = await import("esbuild");
+  const { code } = await transform(source, { loader: "ts", format: "esm", target: "es2022" });
+  const out = new Set<string>();
+  const patterns = [
+    /(?:^|[;\s}])(?:import|export)\s*(?:[\w*${},\s]+?\s*from\s*)?["']([^"']+)["']/g,
+    /\bimport\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g,
+    /\brequire\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g,
+  ];
+  for (const re of patterns) for (const m of code.matchAll(re)) out.add(m[1]);
+  return [...out];
+}
+
+/**
+ * The imports of a stub that reach into its exercise's solution (see
+ * {@link solutionPaths}), as written in the stub; [] when it is clean.
+ * Only relative and absolute paths are resolved (packages are not solutions).
+ * @param stubFile absolute path of the stub
+ * @param source the stub's text
+ * @param root the repository root
+ */
+export async function solutionImports(exercise: Pick<Exercise<AnyFunction>, "chapter" | "solution">, stubFile: string, source: string, root: string): Promise<string[]> {
+  const forbidden = solutionPaths(exercise).map((p) => resolve(root, p));
+  const inside = (file: string, p: string) => {
+    const noExt = (f: string) => f.replace(/\.(?:[cm]?[jt]s|tsx?)$/, "");
+    if (!/\.[cm]?[jt]sx?$/.test(p)) { // a folder: anything under it
+      const rel = relative(p, file);
+      return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep));
+    }
+    return noExt(file) === noExt(p);
+  };
+  const specs = await runtimeImports(source);
+  return specs.filter((spec) => {
+    if (!spec.startsWith(".") && !spec.startsWith("/") && !spec.startsWith("file:")) return false;
+    const target = spec.startsWith("file:") ? new URL(spec).pathname : resolve(dirname(stubFile), spec);
+    return forbidden.some((p) => inside(target, p));
+  });
+}
+
+/** The one-line reason the scorecard shows for a refused stub. */
+export function refusalMessage(file: string, imports: string[], exercise: Pick<Exercise<AnyFunction>, "chapter" | "solution">): string {
+  return `${file} imports ${imports.map((s) => `"${s}"`).join(", ")}, the reference solution (${solutionPaths(exercise).join(", ")}): write your own code (solutions policy, exercises/README.md)`;
+}
