@@ -36,7 +36,7 @@ async function step(f: F, model: Model, w: Batch[], segments: number[], label: s
   for (const p of model.params) p.grad.fill(0.5); // a previous step's gradient: the step must start from zero
   const store = new ActivationStore("fp32");
   const o: StepOptions = { segments, store, ops };
-  const r = await callSafely(f, [guardBackward(model, store), w, o], { hint, label });
+  const r = await callSafely(f, [guardBackward(model, store), w, o], { hint, label, mutatesArguments: true });
   if (!r || typeof r !== "object" || typeof r.loss !== "number" || typeof r.windowTokens !== "number") fail(`${label} returned ${JSON.stringify(r)}, not {loss, windowTokens}`, hint);
   return { r, grad: flatGrad(model.params), store };
 }
