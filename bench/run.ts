@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { spawn } from "node:child_process";
 import os from "node:os";
-import { didYouMean } from "../exercises/harness/suggest.js";
+import { didYouMean } from "../lib/suggest.js";
 
 const dir = dirname(fileURLToPath(import.meta.url));
 const me = fileURLToPath(import.meta.url);

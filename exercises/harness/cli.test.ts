@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chaptersOf, gradeCommand } from "./cli.js";
 import { affectedBy, loadGrader, ROOT, type LoadedGrader } from "./discover.js";
-import { editDistance, nearest } from "./suggest.js";
+import { editDistance, nearest } from "../../lib/suggest.js";
 import { toGradescope } from "./scorecard.js";
 import type { ExerciseResult } from "./grade.js";
 

@@ -16,7 +16,7 @@ import { CHAPTERS } from "../../lib/chapters.js";
 import { affectedBy, loadGrader, loadGraders, ROOT, type LoadedGrader } from "./discover.js";
 import { runGraders, TIMEOUT_MS, BUILD_TIMEOUT_MS } from "./runner.js";
 import { explainExercise } from "./explain.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../../lib/suggest.js";
 import { formatScorecard, toGradescope, toJUnit, VISIBILITIES, type Visibility } from "./scorecard.js";
 import type { ExerciseResult } from "./grade.js";
 

@@ -50,7 +50,8 @@ describe("main(argv) — the estimate CLI", () => {
   });
 
   it.each([
-    [["--model", "llama-2-13b", "--frobnicate"], /Unknown option '--frobnicate'/],
+    [["--model", "llama-2-13b", "--frobnicate"], /Unknown option '--frobnicate'\nRun with --help/],
+    [["--model", "llama-2-13b", "--zro", "2"], /Unknown option '--zro' \(did you mean "--zero"\?\)/],
     [["--params", "-5"], /--params must be an integer from 1 to 1,000,000,000,000,000, got "-5"/],
     [["--model", "llama-2-13b", "--gpus", "-1"], /--gpus must be an integer from 1 to 1,048,576, got "-1"/],
     [["--params", "1.5"], /--params must be an integer from 1 to .*, got "1.5"/],

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { didYouMean } from "../suggest.js";
 import { parseModelConfig, type ModelArch } from "./parseModelConfig.js";
 import { estimateMemory, CONVENTION, type TrainingSetup } from "./estimateMemory.js";
 import { fitsInMemory } from "./estimateMemory.js";
@@ -166,19 +167,7 @@ function table(label: string, setup: TrainingSetup, r: ReturnType<typeof estimat
  */
 export function main(argv: readonly string[]): CliResult {
   try {
-    const { values } = parseArgs({
-      args: normalizeArgv(argv),
-      strict: true,
-      allowPositionals: false,
-      options: {
-        model: { type: "string" }, params: { type: "string" }, gpus: { type: "string" }, zero: { type: "string" },
-        offload: { type: "string" }, precision: { type: "string" }, optimizer: { type: "string" },
-        "micro-batch": { type: "string" }, seq: { type: "string" }, recompute: { type: "string" },
-        tp: { type: "string" }, pp: { type: "string" }, sp: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean" },
-        attention: { type: "string" }, "amp-design": { type: "string" }, "bucket-view": { type: "boolean" }, "gpu-mem": { type: "string" },
-        verbose: { type: "boolean" },
-      },
-    });
+    const { values } = parseArgs({ args: normalizeArgv(argv), strict: true, allowPositionals: false, options: OPTIONS });
     if (values.help) return { code: 0, stdout: HELP, stderr: "" };
     if (values.model === undefined && values.params === undefined) throw new UsageError("give --model <preset|config.json> or --params <N> (see --help)");
     const arch = values.model !== undefined ? loadArch(values.model) : undefined;
@@ -228,10 +217,23 @@ export function main(argv: readonly string[]): CliResult {
       : `Model: ${values.params} parameters (${r.params.toLocaleString("en-US")}; no config.json, so no activations)`;
     return { code: 0, stdout: table(label, setup, r, gpuGiB, values.verbose ?? false), stderr: "" };
   } catch (e) {
-    const msg = (e as Error).message;
+    let msg = (e as Error).message;
+    const unknown = /Unknown option '--([^']+)'/.exec(msg);
+    if (unknown) msg += didYouMean(unknown[1], OPTION_NAMES, "--");
     return { code: 2, stdout: "", stderr: `estimate: ${msg}\nRun with --help for the options.\n` };
   }
 }
+
+/** The CLI's options, as `util.parseArgs` takes them. */
+const OPTIONS = {
+  model: { type: "string" }, params: { type: "string" }, gpus: { type: "string" }, zero: { type: "string" },
+  offload: { type: "string" }, precision: { type: "string" }, optimizer: { type: "string" },
+  "micro-batch": { type: "string" }, seq: { type: "string" }, recompute: { type: "string" },
+  tp: { type: "string" }, pp: { type: "string" }, sp: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean" },
+  attention: { type: "string" }, "amp-design": { type: "string" }, "bucket-view": { type: "boolean" }, "gpu-mem": { type: "string" },
+  verbose: { type: "boolean" },
+} as const;
+const OPTION_NAMES = Object.keys(OPTIONS);
 
 /** Renames library fields to the CLI's flags in an error message. */
 function cliNames(message: string): string {
