@@ -1,4 +1,4 @@
-// The repository's layout contract (../shared/design.md): one slug names a
+// The repository's layout contract (README.md, "Layout"): one slug names a
 // chapter's page, lib folder and exercises; every exercise has a box on its
 // page; lib/ holds no Markdown (src/lib links to it, and Observable Framework
 // would publish any .md there as a page).
