@@ -2,29 +2,48 @@
 // run (e2e.mjs): build the site, serve a folder on 127.0.0.1, open pages in
 // headless Chromium and collect what went wrong.
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
-import { join, extname, normalize } from "node:path";
+import { join, extname, normalize, relative } from "node:path";
 import { chromium } from "playwright-core";
 import { postBuild } from "./postbuild.mjs";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"];
 
+const CACHE = "src/.observablehq/cache";
+/** Bundles of node_modules packages (keyed by name@version) and resolved npm: specifiers: no lib code in them. */
+const KEEP = new Set(["_node", "_npm"]);
+
 /**
- * Builds the site into `outDir`. With `freshData` (the default, for npm test
- * and the e2e run) the data loaders' cache is emptied first, so that data
- * computed by lib at build time matches lib now. Page checks during
- * development pass false: concurrent builds share that cache.
+ * Builds the site into `outDir`, then runs the post-build step
+ * (scripts/postbuild.mjs). With `freshData` (the default, for npm test and the
+ * e2e run) the output of data and page loaders is removed from the cache
+ * first, so that data computed by lib at build time matches lib now; the
+ * bundles of node_modules packages stay (they are named by version and hold
+ * no lib code). Page checks during development pass false: concurrent builds
+ * share that cache.
  */
 export function buildSite(outDir = "dist", { quiet = true, freshData = true } = {}) {
   rmSync(outDir, { recursive: true, force: true });
-  if (freshData) rmSync("src/.observablehq/cache", { recursive: true, force: true });
+  if (freshData && existsSync(CACHE)) for (const e of readdirSync(CACHE)) if (!KEEP.has(e)) rmSync(join(CACHE, e), { recursive: true, force: true });
   const r = spawnSync("npx", ["observable", "build"], { env: { ...process.env, COURSE_OUT: outDir }, encoding: "utf8", stdio: quiet ? "pipe" : "inherit" });
   if (r.status !== 0) throw new Error(`observable build failed (exit ${r.status}):\n${(r.stdout ?? "").slice(-4000)}\n${(r.stderr ?? "").slice(-4000)}`);
   postBuild(outDir);
   return r.stdout ?? "";
+}
+
+/** The pages of a built site, as URL paths without the leading slash ("" for the home page), sorted. */
+export function pagesOf(dir, root = dir) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name.startsWith("_")) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...pagesOf(p, root));
+    else if (e.name.endsWith(".html") && e.name !== "404.html") out.push(relative(root, p).replace(/\.html$/, "").replace(/(^|\/)index$/, "$1"));
+  }
+  return out.sort();
 }
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon", ".txt": "text/plain", ".csv": "text/csv", ".woff2": "font/woff2" };
@@ -137,6 +156,11 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
       }
       for (const r of document.querySelectorAll('input[type="range"]')) {
         if (!r.getAttribute("aria-label") && !r.getAttribute("aria-labelledby") && !(r.id && document.querySelector(`label[for="${CSS.escape(r.id)}"]`))) out.push(`a range slider has no accessible name${where(r)}`);
+      }
+      for (const box of document.querySelectorAll("#observablehq-main *")) {
+        if (box.scrollWidth <= box.clientWidth + 1 || box.tabIndex >= 0 || box.querySelector("a[href], button, input, select, textarea, [tabindex]")) continue;
+        const o = getComputedStyle(box).overflowX;
+        if (o === "auto" || o === "scroll") out.push(`a box that scrolls sideways (<${box.tagName.toLowerCase()}>) cannot be reached from the keyboard${where(box)}`);
       }
       const g = document.querySelectorAll("svg g[aria-label]:not([role])").length;
       if (g) out.push(`${g} SVG <g> elements carry aria-label without a role`);

@@ -6,9 +6,8 @@
 // <g> named without a role, missing lang or meta description, or blocked zoom.
 // Pages that run GPU kernels in WebGL2 must show their checks (REQUIRED).
 //   --no-build   use dist/ as it is (.ci/run: npm test has just built it)
-import { readdirSync, existsSync } from "node:fs";
-import { join, relative } from "node:path";
-import { buildSite, serve, launch, checkPage, problemsOf } from "./browser.mjs";
+import { existsSync } from "node:fs";
+import { buildSite, serve, launch, checkPage, problemsOf, pagesOf } from "./browser.mjs";
 import { CHAPTERS } from "../lib/chapters.ts";
 
 /** Browser checks that must be present (page → data-check names). */
@@ -19,17 +18,6 @@ const REQUIRED = {
   "data-parallel": ["reduce-kernel-webgl2"],
   "flash-attention": ["flash-kernel-webgl2", "standard-kernel-webgl2"],
 };
-
-function pagesOf(dir) {
-  const out = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name.startsWith("_")) continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...pagesOf(p));
-    else if (e.name.endsWith(".html") && e.name !== "404.html") out.push(relative("dist", p).replace(/\.html$/, "").replace(/(^|\/)index$/, "$1"));
-  }
-  return out.sort();
-}
 
 const WIDTHS = [1280, 390];
 const t0 = Date.now();
@@ -43,9 +31,14 @@ if (process.argv.includes("--no-build")) {
 const pages = pagesOf("dist");
 const missing = CHAPTERS.filter((c) => c.status === "written" && !pages.includes(c.slug)).map((c) => c.slug);
 if (missing.length) { console.log(`✗ chapters marked written without a page: ${missing.join(", ")}`); process.exit(1); }
-const server = await serve("dist");
-const browser = await launch();
 let failed = 0;
+const server = await serve("dist");
+// Served as a static host serves it: the precompressed copies, when asked for.
+for (const [enc, want] of [["br", "br"], ["gzip", "gzip"]]) {
+  const got = (await fetch(`${server.url}/`, { headers: { "accept-encoding": enc } })).headers.get("content-encoding");
+  if (got !== want) { console.log(`✗ the home page is not served with content-encoding ${want} (got ${got})`); failed++; }
+}
+const browser = await launch();
 let runs = 0;
 for (const page of pages) {
   for (const width of WIDTHS) {
