@@ -9,6 +9,7 @@
 //   --no-build   use dist/ as it is (.ci/run: npm test has just built it)
 //   --runs=N     run each page N times per form factor (performance: the median is printed, with the range)
 //   --pages=…    only these pages (index for the home page)
+//   --dist=DIR   an existing build elsewhere (implies --no-build)
 //
 // Lighthouse is not a devDependency (a student's npm install stays light): on
 // first use this script installs the pinned version from the npm registry into
@@ -80,17 +81,18 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 const spread = (xs, f = (x) => String(x)) => (Math.min(...xs) === Math.max(...xs) ? f(xs[0]) : `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`);
 
 const t0 = Date.now();
-if (process.argv.includes("--no-build")) {
-  if (!existsSync("dist/index.html.br")) { console.error("✗ --no-build: dist/ is missing or was not post-built (npm run build)"); process.exit(1); }
-  console.log("using dist/ as built");
+const dist = arg("dist") ?? "dist";
+if (process.argv.includes("--no-build") || arg("dist")) {
+  if (!existsSync(join(dist, "index.html.br"))) { console.error(`✗ ${dist}/ is missing or was not post-built (npm run build)`); process.exit(1); }
+  console.log(`using ${dist}/ as built`);
 } else {
   console.log("building the site …");
   buildSite("dist");
 }
 if (!existsSync(CHROMIUM)) { console.error(`✗ Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`); process.exit(1); }
 const cli = lighthouseCli();
-const pages = pagesOf("dist").filter((p) => !only || only.includes(p));
-const server = await serve("dist");
+const pages = pagesOf(dist).filter((p) => !only || only.includes(p));
+const server = await serve(dist);
 const rows = [];
 let bad = 0;
 try {
