@@ -147,9 +147,17 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
       const doc = document.documentElement;
       if (doc.scrollWidth > window.innerWidth + 1) {
         // the widest element that sticks out, to say what to fix
-        const out_ = (e) => e.getBoundingClientRect().right > window.innerWidth + 1;
-        const culprit = [...document.querySelectorAll("body *")].find((e) => out_(e) && !(e.parentElement && out_(e.parentElement)));
-        out.push(`the page scrolls horizontally: ${doc.scrollWidth} px wide in a ${window.innerWidth} px window${culprit ? `; e.g. <${culprit.tagName.toLowerCase()}${culprit.className && typeof culprit.className === "string" ? ` class="${culprit.className.slice(0, 60)}"` : ""}> ends at ${Math.round(culprit.getBoundingClientRect().right)} px${where(culprit)}` : ""}`);
+        // the outermost element that sticks out and is not inside a box that scrolls or clips
+        const clips = (e) => ["auto", "scroll", "hidden", "clip"].includes(getComputedStyle(e).overflowX);
+        const escapes = (e) => {
+          if (e.getBoundingClientRect().right <= window.innerWidth + 1) return false;
+          for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (clips(a)) return false;
+          return true;
+        };
+        // or else an element whose own text runs out of it (a long unbreakable word)
+        const culprit = [...document.querySelectorAll("body *")].find((e) => escapes(e) && !(e.parentElement && e.parentElement !== document.body && escapes(e.parentElement)))
+          ?? [...document.querySelectorAll("#observablehq-main *")].find((e) => getComputedStyle(e).overflowX === "visible" && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && ![...e.children].some((c) => c.scrollWidth > e.clientWidth));
+        out.push(`the page scrolls horizontally: ${doc.scrollWidth} px wide in a ${window.innerWidth} px window${culprit ? `; e.g. <${culprit.tagName.toLowerCase()}${culprit.className && typeof culprit.className === "string" ? ` class="${culprit.className.slice(0, 60)}"` : ""}> ("${culprit.textContent.trim().slice(0, 50)}…") ends at ${Math.round(culprit.getBoundingClientRect().left + culprit.scrollWidth)} px${where(culprit)}` : ""}`);
       }
       for (const cell of document.querySelectorAll("td, th")) {
         if (cell.scrollWidth > cell.clientWidth + 1 && cell.getClientRects().length) out.push(`table cell "${cell.textContent.trim().slice(0, 60)}" overflows its box (${cell.scrollWidth} > ${cell.clientWidth} px)${where(cell)}`);
