@@ -15,7 +15,7 @@
 // first use this script installs the pinned version from the npm registry into
 // a cache (LIGHTHOUSE_CACHE, default ~/.cache/llm-training-course/lighthouse-<version>).
 // It drives Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -45,15 +45,31 @@ function lighthouseCli() {
   return join(dir, "node_modules", "lighthouse", "cli", "index.js");
 }
 
-/** One Lighthouse run; returns the parsed report. */
+/**
+ * One Lighthouse run; returns the parsed report. Asynchronous: the server of
+ * dist/ runs in this process and must keep answering while Lighthouse loads.
+ */
 function runLighthouse(cli, url, formFactor) {
   const args = [cli, url, "--output=json", "--output-path=stdout", "--quiet", "--only-categories=performance,accessibility,best-practices,seo", `--chrome-flags=${CHROME_FLAGS.join(" ")}`, "--max-wait-for-load=90000"];
   if (formFactor === "desktop") args.push("--preset=desktop");
-  const r = spawnSync(process.execPath, args, { env: { ...process.env, CHROME_PATH: CHROMIUM }, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`lighthouse ${formFactor} ${url} failed (exit ${r.status}): ${(r.stderr ?? "").slice(-2000)}`);
-  const report = JSON.parse(r.stdout);
-  if (report.runtimeError) throw new Error(`lighthouse ${formFactor} ${url}: ${report.runtimeError.code} ${report.runtimeError.message}`);
-  return report;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ["ignore", "pipe", "pipe"] });
+    const out = [], err = [];
+    child.stdout.on("data", (d) => out.push(d));
+    child.stderr.on("data", (d) => err.push(d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const stderr = Buffer.concat(err).toString("utf8");
+      if (code !== 0) return reject(new Error(`lighthouse ${formFactor} ${url} failed (exit ${code}): ${stderr.slice(-2000)}`));
+      try {
+        const report = JSON.parse(Buffer.concat(out).toString("utf8"));
+        if (report.runtimeError) return reject(new Error(`lighthouse ${formFactor} ${url}: ${report.runtimeError.code} ${report.runtimeError.message}`));
+        resolve(report);
+      } catch (e) {
+        reject(new Error(`lighthouse ${formFactor} ${url}: no JSON report (${e.message}); ${stderr.slice(-1000)}`));
+      }
+    });
+  });
 }
 
 /** What one report says: category scores (0–100), TBT in ms, CLS, and the failing audits of the strict categories. */
@@ -101,7 +117,7 @@ try {
     const res = { desktop: [], mobile: [] };
     for (const ff of ["desktop", "mobile"]) {
       for (let i = 0; i < runs; i++) {
-        res[ff].push(summarize(runLighthouse(cli, url, ff)));
+        res[ff].push(summarize(await runLighthouse(cli, url, ff)));
         process.stdout.write(".");
       }
     }
