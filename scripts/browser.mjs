@@ -170,6 +170,8 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
         const o = getComputedStyle(box).overflowX;
         if (o === "auto" || o === "scroll") out.push(`a box that scrolls sideways (<${box.tagName.toLowerCase()}>) cannot be reached from the keyboard${where(box)}`);
       }
+      const plain = [...document.querySelectorAll("#observablehq-main :is(p, li, td, th, dd, blockquote, figcaption) a[href]")].filter((a) => !getComputedStyle(a).textDecorationLine.includes("underline"));
+      if (plain.length) out.push(`${plain.length} links in running text are told from the text by colour only (not underlined), e.g. "${plain[0].textContent.trim().slice(0, 40)}"`);
       const g = document.querySelectorAll("svg g[aria-label]:not([role])").length;
       if (g) out.push(`${g} SVG <g> elements carry aria-label without a role`);
       if (document.documentElement.getAttribute("lang") !== "en") out.push(`<html> has no lang="en"`);
