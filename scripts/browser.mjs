@@ -172,6 +172,10 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
       }
       const plain = [...document.querySelectorAll("#observablehq-main :is(p, li, td, th, dd, blockquote, figcaption) a[href]")].filter((a) => !getComputedStyle(a).textDecorationLine.includes("underline"));
       if (plain.length) out.push(`${plain.length} links in running text are told from the text by colour only (not underlined), e.g. "${plain[0].textContent.trim().slice(0, 40)}"`);
+      // touch targets: radio buttons and checkboxes whose centres are less than 24 px apart (WCAG 2.5.8)
+      const boxes = [...document.querySelectorAll('#observablehq-main input[type="radio"], #observablehq-main input[type="checkbox"]')].map((e) => e.getBoundingClientRect()).filter((b) => b.width > 0);
+      const close = boxes.filter((a, i) => boxes.some((b, j) => j !== i && Math.hypot(a.x + a.width / 2 - b.x - b.width / 2, a.y + a.height / 2 - b.y - b.height / 2) < 24 && (a.width < 24 || a.height < 24))).length;
+      if (close) out.push(`${close} radio buttons or checkboxes sit closer than 24 px to another (touch targets)`);
       const g = document.querySelectorAll("svg g[aria-label]:not([role])").length;
       if (g) out.push(`${g} SVG <g> elements carry aria-label without a role`);
       if (document.documentElement.getAttribute("lang") !== "en") out.push(`<html> has no lang="en"`);
