@@ -1,21 +1,36 @@
 import { CHAPTERS } from "./lib/chapters.js";
 
-// The site: one page per written chapter, in course order. Offline: no
-// Google Fonts (the default theme's font stylesheet is replaced by `head`),
-// no npm: imports; every import resolves to node_modules or src/.
+/** The meta description of each page: a chapter's summary from lib/chapters.ts, or the site's. */
+export const DESCRIPTIONS: Record<string, string> = {
+  "/index": "A course, with tested code, on how large language models are trained: precision formats, memory, accumulation and checkpointing, mixed precision, parallelism, ZeRO, offload, FlashAttention.",
+  "/notes": "What the course's three study notes cover, chapter by chapter, and every place where the course corrects them, with the source.",
+  ...Object.fromEntries(CHAPTERS.map((c) => [`/${c.slug}`, c.summary])),
+};
+
+const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+// The site: one page per written chapter, in course order, then the notes.
+// Offline: no Google Fonts (src/style.css imports only Framework's own
+// stylesheets), no npm: imports; every import resolves to node_modules or
+// src/. What the page template gets wrong and no option sets (lang, zoom,
+// the sidebar's markup) is fixed after the build by scripts/postbuild.mjs.
 export default {
   root: "src",
   // COURSE_OUT lets a check build into a private folder while another build runs.
   output: process.env.COURSE_OUT ?? "dist",
   title: "How LLMs are trained",
-  pages: CHAPTERS.filter((c) => c.status === "written").map((c) => ({ name: `${c.number}. ${c.title}`, path: `/${c.slug}` })),
-  globalStylesheets: [],
-  // A number typed outside a slider's range is kept as typed and marked; the figure keeps its last valid value.
-  head: `<style>
-    form input:invalid { outline: 2px solid var(--theme-red, #d62728); outline-offset: 1px; }
-    form:has(input:invalid)::after { content: "out of range: the figure keeps the last valid value"; display: block; color: var(--theme-red, #d62728); font-size: 0.85em; }
-  </style>`,
-  theme: ["air", "near-midnight"],
+  pages: [
+    ...CHAPTERS.filter((c) => c.status === "written").map((c) => ({ name: `${c.number}. ${c.title}`, path: `/${c.slug}` })),
+    { name: "The study notes and their errata", path: "/notes" },
+  ],
+  // Inputs' stylesheet (pages import Inputs from node_modules, so Framework does not add it):
+  // without it tables neither scroll nor size their columns. No web fonts.
+  globalStylesheets: ["observablehq:stdlib/inputs.css"],
+  // Themes air (light) and near-midnight (dark), Inputs' CSS and the contrast fixes.
+  style: "style.css",
+  head: ({ path }: { path: string }) => `<meta name="description" content="${escapeAttr(DESCRIPTIONS[path] ?? DESCRIPTIONS["/index"])}">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<script type="module" src="/components/a11y.js"></script>`,
   search: true,
   footer: "A course on training large language models. Every number on these pages is computed by the tested code in lib/ or cited.",
   toc: true,

@@ -8,7 +8,7 @@
 
 /**
  * One chapter of the course.
- * @see the sources of {@link CHAPTERS}: shared/sources.md (which study note and which primary sources each chapter follows)
+ * @see src/notes.md.ts (the notes page: which study note each chapter follows)
  */
 export interface Chapter {
   /** 1-based position; exercise ids start with it ("1.2"). */
@@ -24,7 +24,7 @@ export interface Chapter {
 /**
  * Every chapter of the course, in order.
  * @example CHAPTERS.map((c) => c.slug).indexOf("flash-attention") + 1 // 10 (its chapter number)
- * @see shared/sources.md (which study note and which primary sources each chapter follows)
+ * @see src/notes.md.ts (the notes page: which study note each chapter follows); each chapter page's references (its primary sources)
  */
 export const CHAPTERS: readonly Chapter[] = [
   { number: 1, slug: "precision", title: "Precision formats", summary: "fp32, fp16, bf16, tf32 and fp8: bits, range, rounding, and why accumulation needs more precision than storage.", status: "written" },
@@ -47,7 +47,7 @@ export const CHAPTERS: readonly Chapter[] = [
  * @returns its {@link Chapter} entry
  * @throws {Error} `unknown chapter "tp"; chapters: precision, memory, …` when no chapter has that slug
  * @example chapterBySlug("data-parallel").number // 5
- * @see {@link CHAPTERS}; shared/sources.md (the chapters and their primary sources)
+ * @see {@link CHAPTERS}
  */
 export function chapterBySlug(slug: string): Chapter {
   const c = CHAPTERS.find((ch) => ch.slug === slug);

@@ -2,13 +2,13 @@
  * The course's errata of the study notes: every place where a chapter corrects
  * the notes, as data. One source for two places: each chapter page has a box
  * `<div class="warning" id="correction-<id>" label="Correction: <title>">` with
- * the full argument, and the notes page (src/notes.md) lists every entry in one
+ * the full argument, and the notes page (src/notes.md.ts, at /notes) lists every entry in one
  * table. A test keeps the two in step, so a correction cannot exist in one place only.
  */
 
 /**
  * One correction of the notes.
- * @see src/notes.md (the errata table) and each chapter's "Corrections to the notes"
+ * @see src/notes.md.ts (the notes page and its errata table) and each chapter's "Corrections to the notes"
  */
 export interface Correction {
   /** Unique, kebab-case; the page box has `id="correction-<id>"`. */
@@ -236,7 +236,7 @@ const later: Correction[] = [
 /**
  * Every correction of the notes, in chapter order.
  * @example CORRECTIONS.filter((c) => c.chapter === "memory").length // the memory page's correction boxes
- * @see src/notes.md
+ * @see src/notes.md.ts
  */
 export const CORRECTIONS: readonly Correction[] = [
   ...precision, ...memory, ...accumulationCheckpointing, ...amp, ...dataParallel, ...parallelism, ...flashAttention, ...later,
@@ -247,7 +247,7 @@ export const CORRECTIONS: readonly Correction[] = [
  * @param slug a chapter slug, e.g. "memory"
  * @returns the entries of {@link CORRECTIONS} whose `chapter` is `slug`, in order
  * @example correctionsOf("memory").map((c) => c.id)
- * @see src/notes.md
+ * @see src/notes.md.ts
  */
 export function correctionsOf(slug: string): Correction[] {
   return CORRECTIONS.filter((c) => c.chapter === slug);

@@ -2,32 +2,58 @@
 // run (e2e.mjs): build the site, serve a folder on 127.0.0.1, open pages in
 // headless Chromium and collect what went wrong.
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
-import { join, extname, normalize } from "node:path";
+import { join, extname, normalize, relative } from "node:path";
 import { chromium } from "playwright-core";
+import { postBuild } from "./postbuild.mjs";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"];
 
+const CACHE = "src/.observablehq/cache";
+/** Bundles of node_modules packages (keyed by name@version) and resolved npm: specifiers: no lib code in them. */
+const KEEP = new Set(["_node", "_npm"]);
+
 /**
- * Builds the site into `outDir`. With `freshData` (the default, for npm test
- * and the e2e run) the data loaders' cache is emptied first, so that data
- * computed by lib at build time matches lib now. Page checks during
- * development pass false: concurrent builds share that cache.
+ * Builds the site into `outDir`, then runs the post-build step
+ * (scripts/postbuild.mjs). With `freshData` (the default, for npm test and the
+ * e2e run) the output of data and page loaders is removed from the cache
+ * first, so that data computed by lib at build time matches lib now; the
+ * bundles of node_modules packages stay (they are named by version and hold
+ * no lib code). Page checks during development pass false: concurrent builds
+ * share that cache.
  */
 export function buildSite(outDir = "dist", { quiet = true, freshData = true } = {}) {
   rmSync(outDir, { recursive: true, force: true });
-  if (freshData) rmSync("src/.observablehq/cache", { recursive: true, force: true });
+  if (freshData && existsSync(CACHE)) for (const e of readdirSync(CACHE)) if (!KEEP.has(e)) rmSync(join(CACHE, e), { recursive: true, force: true });
   const r = spawnSync("npx", ["observable", "build"], { env: { ...process.env, COURSE_OUT: outDir }, encoding: "utf8", stdio: quiet ? "pipe" : "inherit" });
   if (r.status !== 0) throw new Error(`observable build failed (exit ${r.status}):\n${(r.stdout ?? "").slice(-4000)}\n${(r.stderr ?? "").slice(-4000)}`);
+  postBuild(outDir);
   return r.stdout ?? "";
 }
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".txt": "text/plain", ".csv": "text/csv", ".woff2": "font/woff2" };
+/** The pages of a built site, as URL paths without the leading slash ("" for the home page), sorted. */
+export function pagesOf(dir, root = dir) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name.startsWith("_")) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...pagesOf(p, root));
+    else if (e.name.endsWith(".html") && e.name !== "404.html") out.push(relative(root, p).replace(/\.html$/, "").replace(/(^|\/)index$/, "$1"));
+  }
+  return out.sort();
+}
 
-/** Serves `root` on 127.0.0.1 (random port), resolving extensionless links to .html. */
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon", ".txt": "text/plain", ".csv": "text/csv", ".woff2": "font/woff2" };
+
+/**
+ * Serves `root` on 127.0.0.1 (random port) as a static host does: extensionless
+ * links resolve to .html; a file's precompressed copy (`.br`, else `.gz`,
+ * written by scripts/postbuild.mjs) is sent when the client accepts it;
+ * content-hashed files (`/_…/`) are cached for a year, pages revalidated.
+ */
 export async function serve(root) {
   const server = createServer(async (req, res) => {
     try {
@@ -37,8 +63,19 @@ export async function serve(root) {
       else if (!extname(p) && existsSync(file + ".html")) file += ".html";
       const s = await stat(file);
       if (!s.isFile()) throw new Error("not a file");
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-      res.end(await readFile(file));
+      const headers = {
+        "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "cache-control": /^[/\\]_/.test(p) ? "public, max-age=31536000, immutable" : "no-cache",
+        vary: "accept-encoding",
+      };
+      const accepts = String(req.headers["accept-encoding"] ?? "");
+      let body = file;
+      if (/\bbr\b/.test(accepts) && existsSync(file + ".br")) { body = file + ".br"; headers["content-encoding"] = "br"; }
+      else if (/\bgzip\b/.test(accepts) && existsSync(file + ".gz")) { body = file + ".gz"; headers["content-encoding"] = "gzip"; }
+      const data = await readFile(body);
+      headers["content-length"] = data.length;
+      res.writeHead(200, headers);
+      res.end(req.method === "HEAD" ? undefined : data);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" });
       res.end("not found");
@@ -97,14 +134,59 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
     await b.click({ timeout: 10_000 }).catch((e) => consoleErrors.push(`could not click ${b}: ${e.message}`));
     settled = (await settle()) && settled;
   }
-  const { cellErrors, checks, title } = await page.evaluate(() => ({
+  const { cellErrors, checks, title, layout } = await page.evaluate(() => ({
     title: document.title,
     cellErrors: [...document.querySelectorAll(".observablehq--error")].map((e) => e.textContent?.trim().slice(0, 500) ?? ""),
     checks: [...document.querySelectorAll("[data-check]")].map((e) => ({ name: e.getAttribute("data-check"), pass: e.getAttribute("data-pass"), text: e.textContent?.trim().slice(0, 300) })),
+    layout: (() => {
+      const out = [];
+      const where = (el) => {
+        const h = [...document.querySelectorAll("h1, h2, h3")].filter((x) => x.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING).pop();
+        return h ? ` (after heading "${h.textContent.trim().slice(0, 60)}")` : "";
+      };
+      const doc = document.documentElement;
+      if (doc.scrollWidth > window.innerWidth + 1) {
+        // the widest element that sticks out, to say what to fix
+        // the outermost element that sticks out and is not inside a box that scrolls or clips
+        const clips = (e) => ["auto", "scroll", "hidden", "clip"].includes(getComputedStyle(e).overflowX);
+        const escapes = (e) => {
+          if (e.getBoundingClientRect().right <= window.innerWidth + 1) return false;
+          for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (clips(a)) return false;
+          return true;
+        };
+        // or else an element whose own text runs out of it (a long unbreakable word)
+        const culprit = [...document.querySelectorAll("body *")].find((e) => escapes(e) && !(e.parentElement && e.parentElement !== document.body && escapes(e.parentElement)))
+          ?? [...document.querySelectorAll("#observablehq-main *")].find((e) => getComputedStyle(e).overflowX === "visible" && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && ![...e.children].some((c) => c.scrollWidth > e.clientWidth));
+        out.push(`the page scrolls horizontally: ${doc.scrollWidth} px wide in a ${window.innerWidth} px window${culprit ? `; e.g. <${culprit.tagName.toLowerCase()}${culprit.className && typeof culprit.className === "string" ? ` class="${culprit.className.slice(0, 60)}"` : ""}> ("${culprit.textContent.trim().slice(0, 50)}…") ends at ${Math.round(culprit.getBoundingClientRect().left + culprit.scrollWidth)} px${where(culprit)}` : ""}`);
+      }
+      for (const cell of document.querySelectorAll("td, th")) {
+        if (cell.scrollWidth > cell.clientWidth + 1 && cell.getClientRects().length) out.push(`table cell "${cell.textContent.trim().slice(0, 60)}" overflows its box (${cell.scrollWidth} > ${cell.clientWidth} px)${where(cell)}`);
+      }
+      for (const r of document.querySelectorAll('input[type="range"]')) {
+        if (!r.getAttribute("aria-label") && !r.getAttribute("aria-labelledby") && !(r.id && document.querySelector(`label[for="${CSS.escape(r.id)}"]`))) out.push(`a range slider has no accessible name${where(r)}`);
+      }
+      for (const box of document.querySelectorAll("#observablehq-main *")) {
+        if (box.scrollWidth <= box.clientWidth + 1 || box.tabIndex >= 0 || box.querySelector("a[href], button, input, select, textarea, [tabindex]")) continue;
+        const o = getComputedStyle(box).overflowX;
+        if (o === "auto" || o === "scroll") out.push(`a box that scrolls sideways (<${box.tagName.toLowerCase()}>) cannot be reached from the keyboard${where(box)}`);
+      }
+      const plain = [...document.querySelectorAll("#observablehq-main :is(p, li, td, th, dd, blockquote, figcaption) a[href]")].filter((a) => !getComputedStyle(a).textDecorationLine.includes("underline"));
+      if (plain.length) out.push(`${plain.length} links in running text are told from the text by colour only (not underlined), e.g. "${plain[0].textContent.trim().slice(0, 40)}"`);
+      // touch targets: radio buttons and checkboxes whose centres are less than 24 px apart (WCAG 2.5.8)
+      const boxes = [...document.querySelectorAll('#observablehq-main input[type="radio"], #observablehq-main input[type="checkbox"]')].map((e) => e.getBoundingClientRect()).filter((b) => b.width > 0);
+      const close = boxes.filter((a, i) => boxes.some((b, j) => j !== i && Math.hypot(a.x + a.width / 2 - b.x - b.width / 2, a.y + a.height / 2 - b.y - b.height / 2) < 24 && (a.width < 24 || a.height < 24))).length;
+      if (close) out.push(`${close} radio buttons or checkboxes sit closer than 24 px to another (touch targets)`);
+      const g = document.querySelectorAll("svg g[aria-label]:not([role])").length;
+      if (g) out.push(`${g} SVG <g> elements carry aria-label without a role`);
+      if (document.documentElement.getAttribute("lang") !== "en") out.push(`<html> has no lang="en"`);
+      if (!document.querySelector('meta[name="description"]')?.getAttribute("content")) out.push("no meta description");
+      if (/maximum-scale|user-scalable/.test(document.querySelector('meta[name="viewport"]')?.getAttribute("content") ?? "")) out.push("the viewport blocks zoom");
+      return out;
+    })(),
   }));
   if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
   await page.close();
-  return { url, status, title, settled, clicked: clicks.length, cellErrors, consoleErrors, outside, checks };
+  return { url, width, status, title, settled, clicked: clicks.length, cellErrors, consoleErrors, outside, checks, layout };
 }
 
 /** Human-readable list of problems of a checkPage result (empty when the page is clean). */
@@ -115,6 +197,7 @@ export function problemsOf(r) {
   for (const e of r.cellErrors) p.push(`cell error: ${e}`);
   for (const e of r.consoleErrors) p.push(`console error: ${e}`);
   for (const u of r.outside) p.push(`request to another origin: ${u}`);
+  for (const l of r.layout ?? []) p.push(`at ${r.width} px: ${l}`);
   for (const c of r.checks) if (c.pass !== "true") p.push(`data-check ${c.name} did not pass (data-pass="${c.pass}"; it must be the string "true"): ${c.text}`);
   return p;
 }

@@ -1,8 +1,9 @@
-// Usage: node scripts/check-page.mjs <slug> [<slug> …]
+// Usage: node scripts/check-page.mjs <slug> [<slug> …] [--width=390] [--dist=DIR] [--fresh-data]
 // Builds the site into a private folder, opens each page in headless Chromium,
 // prints cell errors, console errors, outside requests and data-checks, and
 // writes a full-page screenshot to /tmp/page-<slug>.png (--width=390: /tmp/page-<slug>-390.png). Exit 1 on a problem.
 // Data loaders' cached output is reused unless --fresh-data is given.
+// --dist=DIR checks an existing build (npm run build) instead of building.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,10 +13,13 @@ const slugs = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 // --width=390 opens the pages at a phone's width (screenshot /tmp/page-<slug>-390.png).
 const width = Number(process.argv.find((a) => a.startsWith("--width="))?.slice(8) ?? 1280);
 if (slugs.length === 0) { console.error("usage: node scripts/check-page.mjs <slug> [<slug> …]   (use index for the home page)"); process.exit(2); }
-const out = mkdtempSync(join(tmpdir(), "course-site-"));
+const dist = process.argv.find((a) => a.startsWith("--dist="))?.slice(7);
+const out = dist ?? mkdtempSync(join(tmpdir(), "course-site-"));
 try {
-  console.log(`building into ${out} …`);
-  buildSite(out, { freshData: process.argv.includes("--fresh-data") });
+  if (!dist) {
+    console.log(`building into ${out} …`);
+    buildSite(out, { freshData: process.argv.includes("--fresh-data") });
+  }
   const server = await serve(out);
   const browser = await launch();
   let bad = 0;
@@ -32,5 +36,5 @@ try {
   await server.close();
   process.exitCode = bad ? 1 : 0;
 } finally {
-  rmSync(out, { recursive: true, force: true });
+  if (!dist) rmSync(out, { recursive: true, force: true });
 }

@@ -1,9 +1,11 @@
 // npm test                      → type check, lib tests and grader self-checks (vitest), site build
+//                                  (with the post-build step) and the checks of the built pages
 // npm test exercises [chapter]  → the student's scorecard (exercises/grade.ts)
 // npm test exercises [chapter] --explain <id> → an exercise's page section and contract
 // npm test <vitest filter …>    → only those vitest files
 import { spawnSync } from "node:child_process";
 import { buildSite } from "./browser.mjs";
+import { checkBuild } from "./check-build.mjs";
 
 const args = process.argv.slice(2);
 
@@ -40,6 +42,11 @@ const steps = [
   ["type check", () => run("npx", ["tsc", "--noEmit", "-p", "tsconfig.json"])],
   ["lib tests and grader self-checks", () => run("npx", ["vitest", "run"])],
   ["site build", () => { try { buildSite("dist"); return 0; } catch (e) { console.error(e.message); return 1; } }],
+  ["built pages (lang, zoom, names, descriptions, favicon, compression, errata)", () => {
+    const problems = checkBuild("dist");
+    for (const p of problems) console.error(`  ✗ ${p}`);
+    return problems.length ? 1 : 0;
+  }],
 ];
 for (const [name, step] of steps) {
   console.log(`\n▶ ${name}`);

@@ -1,0 +1,77 @@
+// The home page, written at build time (an Observable Framework page loader:
+// its output is the page's Markdown). The chapter map is plain HTML in the
+// page, so nothing moves when the page opens; its exercise counts come from
+// the graders themselves, as the scorecard's do.
+import { CHAPTERS } from "../lib/chapters.js";
+import { CORRECTIONS } from "../lib/corrections.js";
+import { loadGraders } from "../exercises/harness/discover.js";
+import { totalPoints } from "../exercises/harness/index.js";
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+const counts = new Map<string, { n: number; points: number }>();
+for (const { exercise } of await loadGraders()) {
+  const c = counts.get(exercise.chapter) ?? { n: 0, points: 0 };
+  c.n += 1;
+  c.points += totalPoints(exercise);
+  counts.set(exercise.chapter, c);
+}
+
+const items = CHAPTERS.map((c) => {
+  const ex = counts.get(c.slug);
+  const title = c.status === "written" ? `<a href="./${c.slug}"><strong>${esc(c.title)}</strong></a>` : `<strong>${esc(c.title)}</strong> <span class="muted">(coming)</span>`;
+  const exercises = ex ? `<span class="muted"> · ${ex.n} exercises, ${ex.points} points</span>` : "";
+  return `  <li value="${c.number}">${title} — ${esc(c.summary)}${exercises}</li>`;
+}).join("\n");
+const written = CHAPTERS.filter((c) => c.status === "written").length;
+
+process.stdout.write(`---
+toc: false
+---
+
+# How large language models are trained
+
+A course on the techniques that make training a large
+language model fit in memory and finish in time: number formats, the memory
+budget, gradient accumulation and checkpointing, mixed precision, data,
+tensor and pipeline parallelism, ZeRO and FSDP, offload, FlashAttention and
+the Sophia optimizer. It follows a set of study notes (in Chinese; each
+chapter's glossary keeps their terms) and corrects them where they are wrong,
+with the primary source. [The notes page](./notes) says what each note
+covers and lists every correction${CORRECTIONS.length ? ` (${CORRECTIONS.length} so far)` : ""}.
+
+Every figure, calculator and number on these pages is computed by the same
+tested functions in \`lib/\` that grade the exercises: in your browser when it
+depends on what you choose, and when the site is built otherwise. The
+exceptions are quoted figures (from papers, the study notes, or a dated
+measurement), and each of those carries its source.
+
+## Chapters
+
+<ol class="chapter-map">
+${items}
+</ol>
+
+${written} of ${CHAPTERS.length} chapters are written; the others are marked *coming*.
+
+## Doing the exercises
+
+Each chapter ends in exercises: a function to write in \`exercises/<chapter>/\`,
+graded against the reference in \`lib/\`.
+
+1. \`npm install\`, then \`npm test exercises\` — every exercise shows as *not attempted*.
+2. Open the file named in an exercise box, read its contract, replace the
+   \`notImplemented(...)\` line with your code.
+3. \`npm test exercises <chapter>\` (for example \`npm test exercises precision\`)
+   grades that chapter and prints what failed: the call, the expected and
+   received values, a hint. \`npm test exercises 1.2\` grades one exercise;
+   \`npm test exercises -- --watch\` grades again on every save.
+
+Code that throws, returns NaN or the wrong type, changes its input or never
+returns loses that exercise's points and nothing else: the scorecard always
+prints.
+
+<style>
+.chapter-map li { margin-bottom: 0.4rem; }
+</style>
+`);
