@@ -28,6 +28,9 @@ const KEEP = new Set(["_node", "_npm"]);
 export function buildSite(outDir = "dist", { quiet = true, freshData = true } = {}) {
   rmSync(outDir, { recursive: true, force: true });
   if (freshData && existsSync(CACHE)) for (const e of readdirSync(CACHE)) if (!KEEP.has(e)) rmSync(join(CACHE, e), { recursive: true, force: true });
+  // The exercise boxes' metadata is cheap and follows every grader edit: never reuse it (a new
+  // exercise's box would fail with "no exercise with id …" until a --fresh-data build).
+  rmSync(join(CACHE, "data", "exercises.json"), { force: true });
   const r = spawnSync("npx", ["observable", "build"], { env: { ...process.env, COURSE_OUT: outDir }, encoding: "utf8", stdio: quiet ? "pipe" : "inherit" });
   if (r.status !== 0) throw new Error(`observable build failed (exit ${r.status}):\n${(r.stdout ?? "").slice(-4000)}\n${(r.stderr ?? "").slice(-4000)}`);
   postBuild(outDir);
@@ -96,7 +99,7 @@ export async function launch() {
  * Opens `url`, waits until every cell has settled (no loading indicators, all
  * data-check outputs decided) and returns the problems found.
  */
-export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000, width = 1280 } = {}) {
+export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000, width = 1280, expectChecks = [] } = {}) {
   const origin = new URL(url).origin;
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   const consoleErrors = [];
@@ -112,17 +115,23 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
   const response = await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
   const status = response?.status() ?? 0;
   const deadline = Date.now() + timeoutMs;
-  // Settled: no cell shows a loading indicator and the data-check outputs have not changed for a second.
-  const settle = async () => {
+  // Settled: no cell shows a loading indicator, no data-check is still undecided (data-pass other
+  // than "true"/"false"), and nothing changed over several consecutive polls spanning at least a
+  // second. Counting polls, not only time, keeps a main-thread freeze (a kernel build) from passing
+  // for quiet. After the last button press, the expected checks must also be present.
+  const settle = async (expected = []) => {
     let last = "";
     let stableSince = Date.now();
+    let stablePolls = 0;
     while (Date.now() < deadline) {
       const { loading, checks } = await page.evaluate(() => ({
         loading: document.querySelectorAll("observablehq-loading, .observablehq--loading").length,
         checks: [...document.querySelectorAll("[data-check]")].map((e) => `${e.getAttribute("data-check")}=${e.getAttribute("data-pass")}`).join(","),
       }));
-      if (checks !== last || loading > 0) { last = checks; stableSince = Date.now(); }
-      else if (Date.now() - stableSince >= 1000) return true;
+      const undecided = checks.split(",").filter((c) => c && !/=(true|false)$/.test(c)).length;
+      const missing = expected.filter((n) => !checks.split(",").some((c) => c.startsWith(`${n}=`))).length;
+      if (checks !== last || loading > 0 || undecided > 0 || missing > 0) { last = checks; stableSince = Date.now(); stablePolls = 0; }
+      else if (++stablePolls >= 4 && Date.now() - stableSince >= 1000) return true;
       await page.waitForTimeout(250);
     }
     return false;
@@ -130,9 +139,9 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
   let settled = await settle();
   // Buttons marked data-e2e-click start checks a reader runs on demand (e.g. a GPU run): press each once.
   const clicks = await page.locator("[data-e2e-click]").all();
-  for (const b of clicks) {
+  for (const [i, b] of clicks.entries()) {
     await b.click({ timeout: 10_000 }).catch((e) => consoleErrors.push(`could not click ${b}: ${e.message}`));
-    settled = (await settle()) && settled;
+    settled = (await settle(i === clicks.length - 1 ? expectChecks : [])) && settled;
   }
   const { cellErrors, checks, title, layout } = await page.evaluate(() => ({
     title: document.title,

@@ -13,9 +13,9 @@ import { CHAPTERS } from "../lib/chapters.ts";
 /** Browser checks that must be present (page → data-check names). */
 const REQUIRED = {
   precision: ["quantize-webgl2", "accumulate-webgl2"],
-  "accumulation-checkpointing": ["nn-matmul-gpu"],
-  amp: ["amp-accumulate-gpu"],
-  "data-parallel": ["reduce-kernel-webgl2"],
+  "accumulation-checkpointing": ["nn-matmul-gpu", "accumulation-live-training"],
+  amp: ["amp-accumulate-gpu", "amp-scale-trace-live"],
+  "data-parallel": ["reduce-kernel-webgl2", "ddp-reducer-equals-single"],
   "flash-attention": ["flash-kernel-webgl2", "standard-kernel-webgl2"],
 };
 
@@ -43,7 +43,7 @@ let runs = 0;
 for (const page of pages) {
   for (const width of WIDTHS) {
     const shot = `test-results/${page || "index"}${width === 1280 ? "" : `-${width}`}.png`;
-    const r = await checkPage(browser, `${server.url}/${page}`, { screenshot: shot, width });
+    const r = await checkPage(browser, `${server.url}/${page}`, { screenshot: shot, width, expectChecks: REQUIRED[page] ?? [] });
     const problems = problemsOf(r);
     for (const name of REQUIRED[page] ?? []) if (!r.checks.some((c) => c.name === name)) problems.push(`missing required browser check data-check="${name}"`);
     console.log(`${problems.length ? "✗" : "✓"} /${page} at ${width} px${r.clicked ? ` (pressed ${r.clicked} button${r.clicked > 1 ? "s" : ""})` : ""} ${r.checks.map((c) => `[${c.name}: ${c.text}]`).join(" ")}`);
