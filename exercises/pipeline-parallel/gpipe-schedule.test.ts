@@ -26,7 +26,7 @@ export default defineExercise<F>({
   checks: [
     { name: "the stub's example", points: 1, run: async (f) => {
         await same(f, [2, 1, { forward: [1, 1], backward: [1, 1], sendMs: 0 }], "one micro-batch: F0 F1 B1 B0 one after the other");
-        await same(f, [3, 4, { forward: [1, 1, 1], backward: [2, 2, 2], sendMs: 0 }], "equal stages: the step lasts (m + p − 1)(F + B)");
+        await same(f, [3, 4, { forward: [1, 1, 1], backward: [2, 2, 2], sendMs: 0 }], "equal stages; see the GPipe section and its worked example");
     } },
     { name: "passes the course's validity checker", points: 1, run: (f) =>
         property(arb, async ([p, m, rnd, send]) => {

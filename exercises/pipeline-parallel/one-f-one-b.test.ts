@@ -46,7 +46,7 @@ export default defineExercise<F>({
           peaks.forEach((x, s) => { if (x > Math.min(p - s, m)) fail(`oneFOneBEvents(${p}, ${m}, F = 1, B = 2): stage ${s} holds ${x} micro-batches in flight, at most ${Math.min(p - s, m)} allowed`, "see the 1F1B section: how many forwards before the first backward?"); });
         }, { numRuns: 60 }) },
     { name: "exact timings, unequal stages and sends", points: 2, run: (f) =>
-        property(arb, ([p, m, rnd, send]) => same(f, [p, m, times(p, rnd, send)], "warm-up, then one forward and one backward in turn, then the remaining backwards").then(() => {}), { numRuns: 80 }) },
+        property(arb, ([p, m, rnd, send]) => same(f, [p, m, times(p, rnd, send)], "see the chapter's 1F1B section: the warm-up on each stage and the order that follows").then(() => {}), { numRuns: 80 }) },
     { name: "trains lib/nn to one device's weights (p = 2 and 4)", points: 2, run: async (f) => {
         oneDevice ??= trainOneDevice({ p: 1, ...TRAIN }).weights;
         for (const p of [2, 4]) {
