@@ -33,7 +33,7 @@ export function naiveSchedule(p: number, m: number, times: StageTimes = UNIT_TIM
  * @param times per-stage pass times in ms (default F = B = 1)
  * @returns the schedule
  * @throws {RangeError} `m must be an integer >= 1, got 0`
- * @example gpipeSchedule(4, 8).events.at(-1).end // 22 = (8 + 4 − 1)·2
+ * @example stepTime(gpipeSchedule(4, 8)) // 22 = (8 + 4 − 1)·2
  * @see Huang et al. 2019, "GPipe", §2.2–2.3 and Fig. 2(c)
  */
 export function gpipeSchedule(p: number, m: number, times: StageTimes = UNIT_TIMES): Schedule {
@@ -65,7 +65,7 @@ export function oneFOneBOrder(p: number, s: number, m: number): Op[] {
  * @param times per-stage pass times in ms (default F = B = 1)
  * @returns the schedule
  * @throws {RangeError} `p must be an integer >= 1, got 1.5`
- * @example oneFOneBSchedule(4, 8).events.at(-1).end // 22, as GPipe
+ * @example stepTime(oneFOneBSchedule(4, 8)) // 22, as GPipe
  * @see Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", §2.2.1 and Fig. 4 (top); Narayanan et al. 2021 (PipeDream-2BW), §3 (PipeDream-Flush)
  */
 export function oneFOneBSchedule(p: number, m: number, times: StageTimes = UNIT_TIMES): Schedule {
@@ -94,7 +94,7 @@ export function checkInterleaved(p: number, m: number, v: number): void {
  * @param times per-stage pass times in ms for the whole stage (each chunk takes 1/v)
  * @returns the schedule
  * @throws {RangeError} `m must be a multiple of p = 4 for the interleaved schedule (Megatron-LM's rule), got m = 6`
- * @example interleavedSchedule(4, 8, 2).events.at(-1).end // 19 = 16 + (4 − 1)·2/2
+ * @example stepTime(interleavedSchedule(4, 8, 2)) // 19 = 16 + (4 − 1)·2/2
  * @see Narayanan et al. 2021, §2.2.2 and Fig. 4 (bottom); Megatron-LM, megatron/core/pipeline_parallel/schedules.py (forward_backward_pipelining_with_interleaving)
  */
 export function interleavedSchedule(p: number, m: number, v: number, times: StageTimes = UNIT_TIMES): Schedule {
@@ -145,7 +145,7 @@ export function zbH1Order(p: number, s: number, m: number): Op[] {
  * @param times per-stage pass times in ms; `backward` is B, `weight` is W (default F = B = W = 1)
  * @returns the schedule (splitBackward: true)
  * @throws {RangeError} `m must be an integer >= 1, got -1`
- * @example zbH1Schedule(4, 8).events.at(-1).end // 27 = 8·3 + (4 − 1)(1 + 1 − 1)
+ * @example stepTime(zbH1Schedule(4, 8)) // 27 = 8·3 + (4 − 1)(1 + 1 − 1)
  * @see Qi et al. 2023 (ICLR 2024), §2 and §2.1 "Memory efficient schedule", Fig. 3 (top)
  */
 export function zbH1Schedule(p: number, m: number, times: StageTimes = { forward: 1, backward: 1, weight: 1 }): Schedule {

@@ -145,3 +145,18 @@ describe("errors name the field and the allowed values", () => {
     expect(resolveTimes({ forward: 1, backward: [2, 3] }, 2)).toEqual({ forward: [1, 1], backward: [2, 3], weight: [0, 0], sendMs: 0 });
   });
 });
+
+describe("the TSDoc examples", () => {
+  it("step times of the generators' examples", () => {
+    expect(stepTime(gpipeSchedule(4, 8))).toBe(22);
+    expect(stepTime(oneFOneBSchedule(4, 8))).toBe(22);
+    close(stepTime(interleavedSchedule(4, 8, 2)), 19);
+    expect(stepTime(zbH1Schedule(4, 8))).toBe(27);
+    expect(generateSchedule("1f1b", { p: 2, m: 4 }).events.length).toBe(16);
+    expect(busyTimes(gpipeSchedule(2, 3))).toEqual([6, 6]);
+    close(bubbleFractionOfStep(gpipeSchedule(4, 8)), 3 / 11);
+    close(closedFormBubble("interleaved", 4, 8, 2), 0.1875);
+    expect(checkSchedule(gpipeSchedule(2, 2), { maxInFlight: 1 })).toEqual(["stage 0 holds 2 micro-batches in flight at t = 1 (maxInFlight = 1)", "stage 1 holds 2 micro-batches in flight at t = 2 (maxInFlight = 1)"]);
+    expect(timeOrders([[{ kind: "F", microBatch: 0, chunk: 0 }, { kind: "B", microBatch: 0, chunk: 0 }]], 1, 1, 1, { forward: 1, backward: 1 }, false).map((e) => [e.kind, e.start, e.end])).toEqual([["F", 0, 1], ["B", 1, 2]]);
+  });
+});

@@ -27,7 +27,7 @@ const EPS = 1e-9;
  * @param o optional times and memory limit
  * @returns list of violations, at most 20
  * @throws {RangeError} `p must be an integer >= 1, got 0` when the schedule's shape is invalid
- * @example checkSchedule(gpipeSchedule(2, 2), { maxInFlight: 1 }) // ["stage 0 holds 2 micro-batches in flight at t = 1 (maxInFlight = 1)"]
+ * @example checkSchedule(gpipeSchedule(2, 2), { maxInFlight: 1 }) // ["stage 0 holds 2 micro-batches in flight at t = 1 (maxInFlight = 1)", "stage 1 holds 2 micro-batches in flight at t = 2 (maxInFlight = 1)"]
  * @see Narayanan et al. 2021 (Megatron-LM), §2.2; Qi et al. 2023, §2 (the B/W dependencies)
  */
 export function checkSchedule(s: Schedule, o: CheckOptions = {}): string[] {
