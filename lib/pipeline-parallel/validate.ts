@@ -114,13 +114,12 @@ export function assertValidSchedule(s: Schedule, o: CheckOptions = {}): void {
  */
 export function inFlightTimeline(s: Schedule): { t: number; inFlight: number }[][] {
   const freeKind = s.splitBackward ? "W" : "B";
-  return Array.from({ length: s.p }, (_, st) => {
-    const deltas: [number, number][] = [];
-    for (const e of s.events) {
-      if (e.stage !== st) continue;
-      if (e.kind === "F") deltas.push([e.start, 1]);
-      else if (e.kind === freeKind) deltas.push([e.end, -1]);
-    }
+  const byStage: [number, number][][] = Array.from({ length: s.p }, () => []);
+  for (const e of s.events) {
+    if (e.kind === "F") byStage[e.stage].push([e.start, 1]);
+    else if (e.kind === freeKind) byStage[e.stage].push([e.end, -1]);
+  }
+  return byStage.map((deltas) => {
     deltas.sort((a, b) => a[0] - b[0] || a[1] - b[1]); // frees before allocations at equal times
     const out: { t: number; inFlight: number }[] = [];
     let n = 0;
