@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, expectThrows, property } from "../harness/index.js";
+import { defineExercise, expectSame, expectThrows, property, fail } from "../harness/index.js";
 import { bubbleFraction, generateSchedule, closedFormBubble, type ScheduleName } from "../../lib/pipeline-parallel/index.js";
 import { mulberry32 } from "../../lib/random.js";
 import type { bubbleFractionOf } from "./bubble-fraction.js";
@@ -22,6 +22,14 @@ const TOL = { abs: 1e-12, rel: 1e-12 };
 const shuffle = <T,>(xs: T[], seed: number) => { const r = mulberry32(seed); const a = [...xs]; for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(r() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; } return a; };
 const events = (name: ScheduleName, p: number, m: number, v: number, times?: object) => generateSchedule(name, { p, m: name === "interleaved" ? m * p : m, v, times: times as never }).events as Ev[];
 const same = (f: F, es: Ev[], hint: string) => expectSame(f, reference, [es], { tol: TOL, hint, name: "bubbleFractionOf" });
+
+/** expectThrows, and the error's class must be RangeError (the contract names it). */
+async function expectRangeError<G extends (...a: never[]) => unknown>(f: G, args: Parameters<G>, pattern: RegExp, hint?: string): Promise<void> {
+  await expectThrows(f as never, args as never, pattern, { hint });
+  try { await f(...(structuredClone(args) as Parameters<G>)); } catch (e) {
+    if ((e as Error)?.name !== "RangeError") fail(`threw ${(e as Error)?.name ?? typeof e} "${(e as Error)?.message}", expected a RangeError`, hint ?? "the stub's contract names the error class");
+  }
+}
 
 export default defineExercise<F>({
   id: "7.3",
@@ -50,9 +58,9 @@ export default defineExercise<F>({
         }, { numRuns: 80 }) },
     { name: "bad input", points: 1, run: async (f) => {
         const es = events("gpipe", 2, 2, 1);
-        await expectThrows(f, [[]], /^events must not be empty$/);
-        await expectThrows(f, [es.map((e, i) => (i === 3 ? { ...e, start: -1 } : e))], /^events\[3\]\.start must be a finite number >= 0, got -1$/);
-        await expectThrows(f, [es.map((e, i) => (i === 2 ? { ...e, end: e.start - 0.5 } : e))], /^events\[2\]\.end must be >= start, got /);
+        await expectRangeError(f, [[]], /^events must not be empty$/);
+        await expectRangeError(f, [es.map((e, i) => (i === 3 ? { ...e, start: -1 } : e))], /^events\[3\]\.start must be a finite number >= 0, got -1$/);
+        await expectRangeError(f, [es.map((e, i) => (i === 2 ? { ...e, end: e.start - 0.5 } : e))], /^events\[2\]\.end must be >= start, got /);
     } },
   ],
 });

@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, expectThrows, property } from "../harness/index.js";
+import { defineExercise, expectSame, expectThrows, property, fail } from "../harness/index.js";
 import { resolveBatch as reference } from "../../lib/pipeline-parallel/index.js";
 import type { resolveBatch } from "./global-batch.js";
 
@@ -7,6 +7,14 @@ type F = typeof resolveBatch;
 const ref: F = (c) => reference(c);
 const same = (f: F, c: Parameters<F>[0], hint: string) => expectSame(f, ref, [c], { hint, name: "resolveBatch" });
 const HINT = "see the section on micro-batches and the global batch";
+
+/** expectThrows, and the error's class must be RangeError (the contract names it). */
+async function expectRangeError<G extends (...a: never[]) => unknown>(f: G, args: Parameters<G>, pattern: RegExp, hint?: string): Promise<void> {
+  await expectThrows(f as never, args as never, pattern, { hint });
+  try { await f(...(structuredClone(args) as Parameters<G>)); } catch (e) {
+    if ((e as Error)?.name !== "RangeError") fail(`threw ${(e as Error)?.name ?? typeof e} "${(e as Error)?.message}", expected a RangeError`, hint ?? "the stub's contract names the error class");
+  }
+}
 
 export default defineExercise<F>({
   id: "7.1",
@@ -31,18 +39,15 @@ export default defineExercise<F>({
           await same(f, c, HINT);
         }, { numRuns: 120 }) },
     { name: "names the mismatch", points: 1, run: async (f) => {
-        await expectThrows(f, [{ trainBatchSize: 16, microBatchSize: 2, gradientAccumulationSteps: 4, dataParallelSize: 4 }], /^trainBatchSize is not equal to microBatchSize \* gradientAccumulationSteps \* dataParallelSize: 16 != 2 \* 4 \* 4$/, { hint: "all three given: check the product, do not pick two" });
-        await expectThrows(f, [{ trainBatchSize: 10, microBatchSize: 2, dataParallelSize: 4 }], /^trainBatchSize = 10 is not divisible by microBatchSize \* dataParallelSize = 2 \* 4$/, { hint: "a missing field must divide exactly; never round" });
-        await expectThrows(f, [{ trainBatchSize: 96, gradientAccumulationSteps: 5, dataParallelSize: 3 }], /^trainBatchSize = 96 is not divisible by gradientAccumulationSteps \* dataParallelSize = 5 \* 3$/, { hint: "a missing field must divide exactly; never round" });
+        await expectRangeError(f, [{ trainBatchSize: 16, microBatchSize: 2, gradientAccumulationSteps: 4, dataParallelSize: 4 }], /^trainBatchSize is not equal to microBatchSize \* gradientAccumulationSteps \* dataParallelSize: 16 != 2 \* 4 \* 4$/, "all three given: check the product, do not pick two");
+        await expectRangeError(f, [{ trainBatchSize: 10, microBatchSize: 2, dataParallelSize: 4 }], /^trainBatchSize = 10 is not divisible by microBatchSize \* dataParallelSize = 2 \* 4$/, "a missing field must divide exactly; never round");
+        await expectRangeError(f, [{ trainBatchSize: 96, gradientAccumulationSteps: 5, dataParallelSize: 3 }], /^trainBatchSize = 96 is not divisible by gradientAccumulationSteps \* dataParallelSize = 5 \* 3$/, "a missing field must divide exactly; never round");
     } },
     { name: "rejects bad fields by name", points: 1, run: async (f) => {
-        await expectThrows(f, [{ trainBatchSize: 8, microBatchSize: 0, dataParallelSize: 4 }], /^microBatchSize must be an integer >= 1, got 0$/);
-        await expectThrows(f, [{ trainBatchSize: 8, microBatchSize: 1, dataParallelSize: 1.5 }], /^dataParallelSize must be an integer >= 1, got 1.5$/);
-        await expectThrows(f, [{ microBatchSize: 2, gradientAccumulationSteps: -1, dataParallelSize: 2 }], /^gradientAccumulationSteps must be an integer >= 1, got -1$/);
-        await expectThrows(f, [{ trainBatchSize: 8, dataParallelSize: 2 }], /^give at least two of trainBatchSize, microBatchSize, gradientAccumulationSteps$/);
-        for (const bad of [{ trainBatchSize: 10, microBatchSize: 2, dataParallelSize: 4 }]) {
-          try { f(bad); } catch (e) { if (!(e instanceof RangeError) && (e as Error).name !== "RangeError") throw new Error(`expected a RangeError, got ${(e as Error).name}`); }
-        }
+        await expectRangeError(f, [{ trainBatchSize: 8, microBatchSize: 0, dataParallelSize: 4 }], /^microBatchSize must be an integer >= 1, got 0$/);
+        await expectRangeError(f, [{ trainBatchSize: 8, microBatchSize: 1, dataParallelSize: 1.5 }], /^dataParallelSize must be an integer >= 1, got 1.5$/);
+        await expectRangeError(f, [{ microBatchSize: 2, gradientAccumulationSteps: -1, dataParallelSize: 2 }], /^gradientAccumulationSteps must be an integer >= 1, got -1$/);
+        await expectRangeError(f, [{ trainBatchSize: 8, dataParallelSize: 2 }], /^give at least two of trainBatchSize, microBatchSize, gradientAccumulationSteps$/);
     } },
   ],
 });

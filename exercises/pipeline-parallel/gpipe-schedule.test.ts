@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, expectThrows, property } from "../harness/index.js";
+import { defineExercise, expectSame, expectThrows, property, fail } from "../harness/index.js";
 import { gpipeSchedule, checkSchedule } from "../../lib/pipeline-parallel/index.js";
 import type { gpipeEvents, PassEvent } from "./gpipe-schedule.js";
 
@@ -11,6 +11,14 @@ const TOL = { abs: 1e-9, rel: 1e-9 };
 const same = (f: F, args: Parameters<F>, hint: string) => expectSame(sorted(f), sorted(reference), args, { tol: TOL, hint, name: "gpipeEvents (sorted by stage, start)" });
 const times = (p: number, rnd: number[], send = 0) => ({ forward: rnd.slice(0, p), backward: rnd.slice(p, 2 * p).map((x) => x + 0.5), sendMs: send });
 const arb = fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 10 }), fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 12, maxLength: 12 }), fc.constantFrom(0, 0.25, 1.5));
+
+/** expectThrows, and the error's class must be RangeError (the contract names it). */
+async function expectRangeError<G extends (...a: never[]) => unknown>(f: G, args: Parameters<G>, pattern: RegExp, hint?: string): Promise<void> {
+  await expectThrows(f as never, args as never, pattern, { hint });
+  try { await f(...(structuredClone(args) as Parameters<G>)); } catch (e) {
+    if ((e as Error)?.name !== "RangeError") fail(`threw ${(e as Error)?.name ?? typeof e} "${(e as Error)?.message}", expected a RangeError`, hint ?? "the stub's contract names the error class");
+  }
+}
 
 export default defineExercise<F>({
   id: "7.2",
@@ -39,11 +47,11 @@ export default defineExercise<F>({
         property(arb, ([p, m, rnd, send]) => same(f, [p, m, times(p, rnd, send)], "a pass waits for its device and for its input plus one send").then(() => {}), { numRuns: 80 }) },
     { name: "bad input names the field", points: 1, run: async (f) => {
         const t = { forward: [1, 1, 1], backward: [1, 1, 1], sendMs: 0 };
-        await expectThrows(f, [0, 4, t], /^p must be an integer >= 1, got 0$/);
-        await expectThrows(f, [3, 2.5, t], /^m must be an integer >= 1, got 2.5$/);
-        await expectThrows(f, [3, 4, { ...t, forward: [1, 1] }], /^times.forward must have p = 3 entries, got 2$/);
-        await expectThrows(f, [3, 4, { ...t, backward: [1, -1, 1] }], /^times.backward\[1\] must be a finite number >= 0, got -1$/);
-        await expectThrows(f, [3, 4, { ...t, sendMs: NaN }], /^times.sendMs must be a finite number >= 0, got NaN$/);
+        await expectRangeError(f, [0, 4, t], /^p must be an integer >= 1, got 0$/);
+        await expectRangeError(f, [3, 2.5, t], /^m must be an integer >= 1, got 2.5$/);
+        await expectRangeError(f, [3, 4, { ...t, forward: [1, 1] }], /^times.forward must have p = 3 entries, got 2$/);
+        await expectRangeError(f, [3, 4, { ...t, backward: [1, -1, 1] }], /^times.backward\[1\] must be a finite number >= 0, got -1$/);
+        await expectRangeError(f, [3, 4, { ...t, sendMs: NaN }], /^times.sendMs must be a finite number >= 0, got NaN$/);
     } },
   ],
 });

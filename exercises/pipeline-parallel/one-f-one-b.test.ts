@@ -18,6 +18,14 @@ const TRAIN = { m: 6, steps: 2 };
 let oneDevice: Float32Array[] | undefined;
 const bitEqual = (a: Float32Array[], b: Float32Array[]) => a.length === b.length && a.every((w, i) => w.length === b[i].length && w.every((x, k) => Object.is(x, b[i][k])));
 
+/** expectThrows, and the error's class must be RangeError (the contract names it). */
+async function expectRangeError<G extends (...a: never[]) => unknown>(f: G, args: Parameters<G>, pattern: RegExp, hint?: string): Promise<void> {
+  await expectThrows(f as never, args as never, pattern, { hint });
+  try { await f(...(structuredClone(args) as Parameters<G>)); } catch (e) {
+    if ((e as Error)?.name !== "RangeError") fail(`threw ${(e as Error)?.name ?? typeof e} "${(e as Error)?.message}", expected a RangeError`, hint ?? "the stub's contract names the error class");
+  }
+}
+
 export default defineExercise<F>({
   id: "7.4",
   title: "build it: 1F1B drives pipeline training",
@@ -62,10 +70,10 @@ export default defineExercise<F>({
     } },
     { name: "bad input names the field", points: 1, run: async (f) => {
         const t = { forward: [1, 1, 1], backward: [1, 1, 1], sendMs: 0 };
-        await expectThrows(f, [0, 4, t], /^p must be an integer >= 1, got 0$/);
-        await expectThrows(f, [3, 0, t], /^m must be an integer >= 1, got 0$/);
-        await expectThrows(f, [3, 4, { ...t, forward: [1, 1] }], /^times.forward must have p = 3 entries, got 2$/);
-        await expectThrows(f, [3, 4, { ...t, backward: [1, -1, 1] }], /^times.backward\[1\] must be a finite number >= 0, got -1$/);
+        await expectRangeError(f, [0, 4, t], /^p must be an integer >= 1, got 0$/);
+        await expectRangeError(f, [3, 0, t], /^m must be an integer >= 1, got 0$/);
+        await expectRangeError(f, [3, 4, { ...t, forward: [1, 1] }], /^times.forward must have p = 3 entries, got 2$/);
+        await expectRangeError(f, [3, 4, { ...t, backward: [1, -1, 1] }], /^times.backward\[1\] must be a finite number >= 0, got -1$/);
     } },
   ],
 });

@@ -18,6 +18,14 @@ async function graded(f: F, costs: number[], p: number, hint: string): Promise<v
   if (got > want) fail(`${call} returned ${JSON.stringify(b)}: its slowest stage costs ${got}, a split with ${want} exists`, hint);
 }
 
+/** expectThrows, and the error's class must be RangeError (the contract names it). */
+async function expectRangeError<G extends (...a: never[]) => unknown>(f: G, args: Parameters<G>, pattern: RegExp, hint?: string): Promise<void> {
+  await expectThrows(f as never, args as never, pattern, { hint });
+  try { await f(...(structuredClone(args) as Parameters<G>)); } catch (e) {
+    if ((e as Error)?.name !== "RangeError") fail(`threw ${(e as Error)?.name ?? typeof e} "${(e as Error)?.message}", expected a RangeError`, hint ?? "the stub's contract names the error class");
+  }
+}
+
 export default defineExercise<F>({
   id: "7.5",
   title: "balance pipeline stages",
@@ -43,9 +51,9 @@ export default defineExercise<F>({
         await graded(f, [1, 1, 100, 1, 1, 1], 3, "the slowest stage can never beat the heaviest layer");
     } },
     { name: "bad input names the field", points: 1, run: async (f) => {
-        await expectThrows(f, [[1, 2, 3], 4], /^p must be <= the number of layers \(3\): every stage needs a layer, got p = 4$/);
-        await expectThrows(f, [[1, 2, 3], 0], /^p must be an integer >= 1, got 0$/);
-        await expectThrows(f, [[1, -1], 1], /^costs\[1\] must be a finite number >= 0, got -1$/);
+        await expectRangeError(f, [[1, 2, 3], 4], /^p must be <= the number of layers \(3\): every stage needs a layer, got p = 4$/);
+        await expectRangeError(f, [[1, 2, 3], 0], /^p must be an integer >= 1, got 0$/);
+        await expectRangeError(f, [[1, -1], 1], /^costs\[1\] must be a finite number >= 0, got -1$/);
     } },
   ],
 });

@@ -33,4 +33,8 @@ export const mutants: Record<string, { impl: F; caughtBy: string | string[] }> =
     },
     caughtBy: "rejects bad fields by name",
   },
+  "throws a plain Error instead of a RangeError": {
+    impl: (c) => { try { return ref(c); } catch (e) { throw new Error((e as Error).message); } },
+    caughtBy: ["names the mismatch", "rejects bad fields by name"],
+  },
 };

@@ -33,4 +33,8 @@ export const mutants: Record<string, { impl: F; caughtBy: string | string[] }> =
     impl: (costs, p) => { try { return balancePartition(costs, p).bounds; } catch { return [0, costs.length]; } },
     caughtBy: "bad input names the field",
   },
+  "throws a TypeError instead of a RangeError": {
+    impl: (costs, p) => { try { return balancePartition(costs, p).bounds; } catch (e) { throw new TypeError((e as Error).message); } },
+    caughtBy: "bad input names the field",
+  },
 };
