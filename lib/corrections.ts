@@ -199,6 +199,24 @@ const dataParallel: Correction[] = [
 
 // ── tensor-parallel, pipeline-parallel, zero, offload ──────
 const parallelism: Correction[] = [
+  {
+    id: "pipeline-sends-gradients", chapter: "pipeline-parallel", title: "what travels between stages",
+    claim: "Pipeline stages exchange only output tensors, 而不是梯度信息 (not gradient information), which is why communication is small.",
+    correction: "Backward sends the gradient of each boundary activation to the previous stage, a tensor the size of the activation; only weight gradients stay on their stage (all-reduced among data-parallel replicas). The volume is small because it is one activation per boundary, not because no gradients travel.",
+    source: "Narayanan et al. 2021 (Megatron-LM), §2.2 and §3",
+  },
+  {
+    id: "naive-pipeline-idle", chapter: "pipeline-parallel", title: "a naive pipeline is not parallel",
+    claim: "朴素流水线并行 (naive pipeline parallelism) is listed as a form of pipeline parallelism, with no word on its cost.",
+    correction: "With one batch flowing through p stages only one device works at a time: each idles (p − 1)/p of the step, so p devices train no faster than one. Only micro-batches (GPipe) make stages overlap.",
+    source: "Huang et al. 2019 (GPipe), §2.2 and Fig. 2",
+  },
+  {
+    id: "micro-batch-memory", chapter: "pipeline-parallel", title: "micro-batches do not bound activation memory by themselves",
+    claim: "Cutting the model across devices lowers each device's memory (降低单个计算设备的显存消耗).",
+    correction: "True for weights, gradients and optimizer states; activation memory depends on the schedule: GPipe keeps all m micro-batches per stage (and m is what shrinks the bubble), 1F1B caps stage s at p − s micro-batches, and GPipe relied on re-computation to fit.",
+    source: "Narayanan et al. 2021, §2.2.1; Huang et al. 2019, §2.3",
+  },
 ];
 
 // ── flash-attention ────────────────────────────────────────
