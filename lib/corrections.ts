@@ -49,6 +49,14 @@ const dataParallel: Correction[] = [
 
 // ── tensor-parallel, pipeline-parallel, zero, offload ──────
 const parallelism: Correction[] = [
+  {
+    id: "tp-1d-activations",
+    chapter: "tensor-parallel",
+    title: "1D tensor parallelism and activation memory",
+    claim: "With 1D tensor parallelism every processor still stores the whole intermediate activations (仍需要存储整个中间激活).",
+    correction: "Only the activations between the tensor-parallel regions (LayerNorm and dropout inputs, dropout masks: 10·sbh of a layer's 34·sbh + 5·as²b bytes) are replicated; everything inside the regions is split by T, and sequence parallelism splits the rest along the sequence, giving (34·sbh + 5·as²b)/T.",
+    source: "Korthikanti et al. 2022, §4.2 and Table 2",
+  },
 ];
 
 // ── flash-attention ────────────────────────────────────────
