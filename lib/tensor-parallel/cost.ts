@@ -111,8 +111,8 @@ export interface TpTimeOptions {
 
 /**
  * Time of one transformer layer's forward and backward on T ranks: compute
- * 72·b·s·h²·(1 + s/(6h)) FLOPs split evenly over T (Narayanan et al. 2021, §5.1,
- * without recomputation), plus the four ring all-reduces of {@link tpCommPerLayer}
+ * 72·b·s·h²·(1 + s/(6h)) FLOPs split evenly over T (Narayanan et al. 2021, §5.1
+ * counts 96 with activation recomputation, i.e. four passes; three without), plus the four ring all-reduces of {@link tpCommPerLayer}
  * timed with lib/collectives' α-β model on NVLink when T ≤ gpusPerNode and on
  * InfiniBand otherwise (a ring is as slow as its slowest link). Communication is
  * not overlapped: in Megatron the all-reduces sit between dependent matmuls.
@@ -120,7 +120,7 @@ export interface TpTimeOptions {
  * @returns seconds: compute, communication and their sum, and whether the group crosses nodes
  * @throws RangeError `seqLen must be an integer >= 1, got 0`; `gpusPerNode must be an integer >= 1, got 0`; and those of collectiveCost
  * @example tpTimePerLayer({ seqLen: 2048, microBatch: 1, hiddenSize: 8192, T: 1 }).commS // 0
- * @see Narayanan et al. 2021, *Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM*, §3.3 (tensor parallelism within a node) and §5.1 (FLOPs)
+ * @see Narayanan et al. 2021, *Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM*, §3, Takeaway #1 (tensor parallelism within a server) and §5.1 (FLOPs)
  */
 export function tpTimePerLayer(o: TpTimeOptions): { computeS: number; commS: number; totalS: number; crossesNodes: boolean } {
   for (const k of ["seqLen", "microBatch", "hiddenSize"] as const) if (!Number.isInteger(o[k]) || o[k] < 1) throw new RangeError(`${k} must be an integer >= 1, got ${o[k]}`);
