@@ -66,11 +66,11 @@ export class TpComm {
     if (bufs.length !== this.T) throw new RangeError(`${name} must hold one buffer per rank (T = ${this.T}), got ${bufs.length}`);
   }
 
-  /** Sum of the T buffers, on every rank (ring all-reduce). */
-  allReduce(bufs: readonly Float32Array[], pass: "forward" | "backward", op: string): Float32Array[] {
+  /** Sum (or, with `reduce = "max"`, elementwise maximum) of the T buffers, on every rank (ring all-reduce). */
+  allReduce(bufs: readonly Float32Array[], pass: "forward" | "backward", op: string, reduce: "sum" | "max" = "sum"): Float32Array[] {
     this.checkRanks(bufs, "buffers");
     if (this.T === 1) return [bufs[0].slice()];
-    const r = ringAllReduce(bufs, { cost: this.cost, bytesPerElement: this.bytesPerElement });
+    const r = ringAllReduce(bufs, { cost: this.cost, bytesPerElement: this.bytesPerElement, ...(reduce === "max" ? { reduce: maxChunk } : {}) });
     this.record("all-reduce", pass, op, bufs[0].length, r);
     return r.result;
   }
@@ -98,6 +98,13 @@ export class TpComm {
   clear(): void {
     this.log.length = 0;
   }
+}
+
+/** Elementwise maximum of two chunks (the reduction of an all-reduce with op MAX). */
+function maxChunk(local: Float32Array, received: Float32Array): Float32Array {
+  const out = new Float32Array(local.length);
+  for (let i = 0; i < local.length; i++) out[i] = Math.max(local[i], received[i]);
+  return out;
 }
 
 /**

@@ -17,3 +17,4 @@ export { attentionForward, tensorParallelAttentionForward, type AttentionShape, 
 export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig } from "./config.js";
 export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
+export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./crossEntropy.js";
