@@ -1,6 +1,7 @@
 import { AdamW, createModel, forward, backward, sampleBatch, mulberry32, gaussian, corpus, residualMlp, matmul, type Layer, type Param } from "../../lib/nn/index.js";
 import { TpComm, TensorParallelMlp, splitColumns, splitRows, concatColumns, concatRows } from "../../lib/tensor-parallel/index.js";
-import { defineExercise, fail, callSafely, isNotImplemented } from "../harness/index.js";
+import * as fc from "fast-check";
+import { defineExercise, fail, callSafely, isNotImplemented, property } from "../harness/index.js";
 import type { tpMlpForwardBackward, TpGroup, MlpShard } from "./tp-mlp.js";
 
 type F = typeof tpMlpForwardBackward;
@@ -145,6 +146,16 @@ export default defineExercise<F>({
           for (const s of shards) close("db2", s.db2, want.db2, c, "every rank's copy of b2 gets the full gradient Σ_rows dy");
         }
     } },
+    { name: "random shapes and T", points: 1, run: (f) => property(
+        fc.record({ T: fc.integer({ min: 1, max: 6 }), N: fc.integer({ min: 1, max: 7 }), h: fc.integer({ min: 1, max: 6 }), k: fc.integer({ min: 1, max: 3 }), seed: fc.integer({ min: 0, max: 1e6 }) }),
+        async ({ T, N, h, k, seed }) => {
+          const c = { T, N, h, H: k * T, seed };
+          const { out, want, shards } = await runCase(f, c);
+          close("y", out?.y, want.y, c, HINT);
+          close("dx", out?.dx, want.dx, c, HINT);
+          close("dW1 (shards side by side)", concatColumns(shards.map((s) => s.dW1), h), want.dW1, c, HINT);
+          close("dW2 (shards stacked)", concatRows(shards.map((s) => s.dW2)), want.dW2, c, HINT);
+        }, { numRuns: 25 }) },
     { name: "collective log: one all-reduce of (N, h) forward, one backward", points: 1, run: async (f) => {
         for (const c of CASES) {
           const { comm } = await runCase(f, c);

@@ -35,6 +35,6 @@ function block(o: Options): F {
 export const mutants = {
   "adds b2 on every rank before the all-reduce (the bias counted T times)": { impl: block({ biasBeforeReduce: true }), caughtBy: ["forward output equals one device", "trains to the same weights as one device (T = 2, 4)"] },
   "skips f's all-reduce in backward (dx is rank 0's partial gradient)": { impl: block({ noBackwardReduce: true }), caughtBy: ["input gradient and weight gradients equal one device", "collective log: one all-reduce of (N, h) forward, one backward", "trains to the same weights as one device (T = 2, 4)"] },
-  "differentiates tanh at the pre-activation (1 − u² instead of 1 − tanh(u)²)": { impl: block({ preActivationDerivative: true }), caughtBy: ["input gradient and weight gradients equal one device", "trains to the same weights as one device (T = 2, 4)"] },
+  "differentiates tanh at the pre-activation (1 − u² instead of 1 − tanh(u)²)": { impl: block({ preActivationDerivative: true }), caughtBy: ["input gradient and weight gradients equal one device", "random shapes and T", "trains to the same weights as one device (T = 2, 4)"] },
   "all-reduces the hidden activation between the two layers (and averages it)": { impl: block({ reduceHidden: true }), caughtBy: ["forward output equals one device", "collective log: one all-reduce of (N, h) forward, one backward"] },
 } satisfies Record<string, { impl: F; caughtBy: string[] }>;
