@@ -18,3 +18,4 @@ export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, MAK
 export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
 export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./crossEntropy.js";
+export { summa2d, type SummaResult } from "./summa.js";
