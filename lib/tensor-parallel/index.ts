@@ -4,8 +4,9 @@
  * conjugate operators f and g, the transformer MLP and head-split attention
  * (with grouped-query attention), sequence parallelism (Korthikanti et al.
  * 2022), vocabulary padding and valid T for a config, the communication per
- * layer (closed forms, checked against the World's event log) and a lib/nn
- * model trained tensor-parallel to the same weights as one device.
+ * layer (closed forms, checked against the World's event log), the
+ * vocabulary-parallel cross-entropy, SUMMA (Colossal-AI's 2D matmul) and a
+ * lib/nn model trained tensor-parallel to the same weights as one device.
  * The collectives run on lib/collectives' World.
  */
 export { TpComm, checkT, type TpCollective, type TpCommRecord } from "./comm.js";
