@@ -32,7 +32,7 @@ export const CHAPTERS: readonly Chapter[] = [
   { number: 3, slug: "accumulation-checkpointing", title: "Gradient accumulation and checkpointing", summary: "Larger batches without more memory, and trading compute for activation memory.", status: "written" },
   { number: 4, slug: "amp", title: "Mixed precision (AMP)", summary: "fp32 master weights, loss scaling and GradScaler, step by step on a model that trains.", status: "written" },
   { number: 5, slug: "data-parallel", title: "Data parallelism (DP, DDP)", summary: "Collectives, ring all-reduce, parameter servers, and DDP's bucketed overlap.", status: "written" },
-  { number: 6, slug: "tensor-parallel", title: "Tensor parallelism", summary: "Megatron-LM's column and row parallel layers and their communication.", status: "coming" },
+  { number: 6, slug: "tensor-parallel", title: "Tensor parallelism", summary: "Megatron-LM's column and row parallel layers and their communication.", status: "written" },
   { number: 7, slug: "pipeline-parallel", title: "Pipeline parallelism", summary: "GPipe, 1F1B and interleaved schedules, and the bubble.", status: "written" },
   { number: 8, slug: "zero", title: "ZeRO and FSDP", summary: "Sharding optimizer states, gradients and parameters across data-parallel ranks.", status: "coming" },
   { number: 9, slug: "offload", title: "Offload (ZeRO-Offload, Gemini)", summary: "Using CPU memory for optimizer states and parameters, statically or with a chunk manager.", status: "coming" },

@@ -200,6 +200,14 @@ const dataParallel: Correction[] = [
 // ── tensor-parallel, pipeline-parallel, zero, offload ──────
 const parallelism: Correction[] = [
   {
+    id: "tp-1d-activations",
+    chapter: "tensor-parallel",
+    title: "1D tensor parallelism and activation memory",
+    claim: "With 1D tensor parallelism every processor still stores the whole intermediate activations (仍需要存储整个中间激活).",
+    correction: "Only the activations between the tensor-parallel regions (LayerNorm and dropout inputs, dropout masks: 10·sbh of a layer's 34·sbh + 5·as²b bytes) are replicated; everything inside the regions is split by T, and sequence parallelism splits the rest along the sequence, giving (34·sbh + 5·as²b)/T.",
+    source: "Korthikanti et al. 2022, §4.2 and Table 2",
+  },
+  {
     id: "pipeline-sends-gradients", chapter: "pipeline-parallel", title: "what travels between stages",
     claim: "Pipeline stages exchange only output tensors, 而不是梯度信息 (not gradient information), which is why communication is small.",
     correction: "Backward sends the gradient of each boundary activation to the previous stage, a tensor the size of the activation; only weight gradients stay on their stage (all-reduced among data-parallel replicas). The volume is small because it is one activation per boundary, not because no gradients travel.",

@@ -17,6 +17,7 @@ const REQUIRED = {
   amp: ["amp-accumulate-gpu", "amp-scale-trace-live"],
   "data-parallel": ["reduce-kernel-webgl2", "ddp-reducer-equals-single"],
   "flash-attention": ["flash-kernel-webgl2", "standard-kernel-webgl2"],
+  "tensor-parallel": ["tp-matmul-webgl2"],
   "pipeline-parallel": ["pipeline-training"],
 };
 

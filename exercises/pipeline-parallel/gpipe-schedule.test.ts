@@ -24,7 +24,7 @@ export default defineExercise<F>({
   id: "7.2",
   title: "GPipe schedule",
   chapter: "pipeline-parallel",
-  section: "gpipe",
+  section: "g-pipe",
   file: "exercises/pipeline-parallel/gpipe-schedule.ts",
   exportName: "gpipeEvents",
   signature: "gpipeEvents(p: number, m: number, times: { forward: number[], backward: number[], sendMs: number }): PassEvent[]",

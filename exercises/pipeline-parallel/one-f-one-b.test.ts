@@ -30,7 +30,7 @@ export default defineExercise<F>({
   id: "7.4",
   title: "build it: 1F1B drives pipeline training",
   chapter: "pipeline-parallel",
-  section: "1f1b",
+  section: "1-f1-b",
   build: true,
   file: "exercises/pipeline-parallel/one-f-one-b.ts",
   exportName: "oneFOneBEvents",

@@ -1,0 +1,137 @@
+import { collectiveCost, type CostModel } from "../collectives/index.js";
+import { checkT, type TpCollective } from "./comm.js";
+
+/**
+ * One kind of collective in one pass of one transformer layer.
+ * @see {@link tpCommPerLayer}
+ */
+export interface TpCommRow {
+  pass: "forward" | "backward";
+  collective: TpCollective;
+  /** How many of them per layer per step. */
+  count: number;
+  /** Elements of the full (N, h) tensor each one moves (N = tokens = s·b). */
+  elements: number;
+  /** Bytes sent by all T ranks together, all `count` collectives (ring algorithms). */
+  bytesTotal: number;
+  /** Bytes each rank sends, all `count` collectives. */
+  bytesPerRank: number;
+}
+
+/**
+ * Options of {@link tpCommPerLayer}.
+ * @see {@link tpCommPerLayer}
+ */
+export interface TpCommOptions {
+  /** N = s·b, tokens of the micro-batch. */
+  tokens: number;
+  /** h. */
+  hiddenSize: number;
+  /** T. */
+  T: number;
+  sequenceParallel?: boolean;
+  /** Default 2 (bf16 activations, the papers' setting). */
+  bytesPerElement?: number;
+  /** Tensor-parallel regions per layer: 2 for a transformer layer (attention and MLP), 1 for an MLP alone (default 2). */
+  regions?: number;
+}
+
+/**
+ * Tensor-parallel communication of one layer per training step, as closed
+ * forms for ring collectives on T ranks with an (N, h) activation of n = N·h elements:
+ * - without sequence parallelism, each region does one all-reduce forward (g) and one backward (f):
+ *   4 all-reduces per transformer layer (Shoeybi et al. 2019 §3), each 2(T−1)/T·n·bytes per rank;
+ * - with sequence parallelism each all-reduce becomes an all-gather plus a reduce-scatter,
+ *   (T−1)/T·n·bytes per rank each, so the same bytes (Korthikanti et al. 2022 §4.2.2); and
+ *   Megatron keeps the column layer's input sharded and all-gathers it again in backward
+ *   for the weight gradient: one extra all-gather per region, overlapped with the dX product.
+ *
+ * @param o see {@link TpCommOptions}
+ * @returns one row per (pass, collective) with count > 0; none when T = 1
+ * @throws RangeError `tokens must be an integer >= 1, got 0`; `T must be an integer >= 1, got 0`; `tokens (3) must be divisible by T (2) with sequence parallelism`
+ * @example tpCommPerLayer({ tokens: 4, hiddenSize: 2, T: 2, bytesPerElement: 4 })
+ *   // [{pass: "forward", collective: "all-reduce", count: 2, elements: 8, bytesTotal: 128, bytesPerRank: 64}, {pass: "backward", … same}]
+ * @see Shoeybi et al. 2019, *Megatron-LM*, §3 (two all-reduces forward, two backward); Korthikanti et al. 2022 §4.2.2; Megatron-LM layers.py `LinearWithGradAccumulationAndAsyncCommunication` (the backward all-gather)
+ */
+export function tpCommPerLayer(o: TpCommOptions): TpCommRow[] {
+  for (const k of ["tokens", "hiddenSize"] as const) if (!Number.isInteger(o[k]) || o[k] < 1) throw new RangeError(`${k} must be an integer >= 1, got ${o[k]}`);
+  const T = checkT(o.T);
+  const b = o.bytesPerElement ?? 2;
+  if (!(b > 0)) throw new RangeError(`bytesPerElement must be a number > 0, got ${b}`);
+  const regions = o.regions ?? 2;
+  if (!Number.isInteger(regions) || regions < 1) throw new RangeError(`regions must be an integer >= 1, got ${regions}`);
+  const sp = o.sequenceParallel ?? false;
+  if (sp && o.tokens % T !== 0) throw new RangeError(`tokens (${o.tokens}) must be divisible by T (${T}) with sequence parallelism`);
+  if (T === 1) return [];
+  const n = o.tokens * o.hiddenSize;
+  const row = (pass: "forward" | "backward", collective: TpCollective, perRegion: number): TpCommRow => {
+    const count = perRegion * regions;
+    const total = (collective === "all-reduce" ? 2 : 1) * (T - 1) * n * b * count;
+    return { pass, collective, count, elements: n, bytesTotal: total, bytesPerRank: total / T };
+  };
+  if (!sp) return [row("forward", "all-reduce", 1), row("backward", "all-reduce", 1)];
+  return [row("forward", "all-gather", 1), row("forward", "reduce-scatter", 1), row("backward", "all-gather", 2), row("backward", "reduce-scatter", 1)];
+}
+
+/**
+ * Intra-node link of one A100 in a DGX A100: NVLink 3, 600 GB/s bidirectional, 300 GB/s each way.
+ * @see NVIDIA A100 Tensor Core GPU datasheet (NVLink: 600 GB/s); α = 5 µs as lib/collectives' default
+ */
+export const NVLINK_A100: Readonly<CostModel> = Object.freeze({ alphaS: 5e-6, bandwidthBytesPerS: 300e9 });
+
+/**
+ * Inter-node link of one A100 in a DGX A100: one HDR InfiniBand adapter per GPU, 200 Gb/s = 25 GB/s each way.
+ * @see NVIDIA DGX A100 datasheet (8 × single-port ConnectX-6 200 Gb/s HDR InfiniBand for compute)
+ */
+export const INFINIBAND_HDR: Readonly<CostModel> = Object.freeze({ alphaS: 5e-6, bandwidthBytesPerS: 25e9 });
+
+/** A100 dense bf16 peak, 312 TFLOP/s (NVIDIA A100 datasheet). */
+export const A100_BF16_FLOPS = 312e12;
+
+/**
+ * Options of {@link tpTimePerLayer}.
+ * @see {@link tpTimePerLayer}
+ */
+export interface TpTimeOptions {
+  /** s, tokens per sequence. */
+  seqLen: number;
+  /** b, sequences per micro-batch. */
+  microBatch: number;
+  hiddenSize: number;
+  T: number;
+  /** GPUs per node (default 8): a group with T above it uses the inter-node link. */
+  gpusPerNode?: number;
+  intraNode?: CostModel;
+  interNode?: CostModel;
+  /** Sustained FLOP/s of one GPU (default {@link A100_BF16_FLOPS}). */
+  flopsPerS?: number;
+  /** Default 2. */
+  bytesPerElement?: number;
+}
+
+/**
+ * Time of one transformer layer's forward and backward on T ranks: compute
+ * 72·b·s·h²·(1 + s/(6h)) FLOPs split evenly over T (Narayanan et al. 2021, §5.1
+ * counts 96 with activation recomputation, i.e. four passes; three without), plus the four ring all-reduces of {@link tpCommPerLayer}
+ * timed with lib/collectives' α-β model on NVLink when T ≤ gpusPerNode and on
+ * InfiniBand otherwise (a ring is as slow as its slowest link). Communication is
+ * not overlapped: in Megatron the all-reduces sit between dependent matmuls.
+ * @param o see {@link TpTimeOptions}
+ * @returns seconds: compute, communication and their sum, and whether the group crosses nodes
+ * @throws RangeError `seqLen must be an integer >= 1, got 0`; `gpusPerNode must be an integer >= 1, got 0`; and those of collectiveCost
+ * @example tpTimePerLayer({ seqLen: 2048, microBatch: 1, hiddenSize: 8192, T: 1 }).commS // 0
+ * @see Narayanan et al. 2021, *Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM*, §3, Takeaway #1 (tensor parallelism within a server) and §5.1 (FLOPs)
+ */
+export function tpTimePerLayer(o: TpTimeOptions): { computeS: number; commS: number; totalS: number; crossesNodes: boolean } {
+  for (const k of ["seqLen", "microBatch", "hiddenSize"] as const) if (!Number.isInteger(o[k]) || o[k] < 1) throw new RangeError(`${k} must be an integer >= 1, got ${o[k]}`);
+  const T = checkT(o.T);
+  const perNode = o.gpusPerNode ?? 8;
+  if (!Number.isInteger(perNode) || perNode < 1) throw new RangeError(`gpusPerNode must be an integer >= 1, got ${perNode}`);
+  const { seqLen: s, microBatch: b, hiddenSize: h } = o;
+  const flops = 72 * b * s * h * h * (1 + s / (6 * h));
+  const computeS = flops / T / (o.flopsPerS ?? A100_BF16_FLOPS);
+  const crossesNodes = T > perNode;
+  const cost = crossesNodes ? (o.interNode ?? INFINIBAND_HDR) : (o.intraNode ?? NVLINK_A100);
+  const commS = 4 * collectiveCost("ring-all-reduce", s * b * h, T, cost, o.bytesPerElement ?? 2).timeS;
+  return { computeS, commS, totalS: computeS + commS, crossesNodes };
+}

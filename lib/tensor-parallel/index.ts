@@ -1,0 +1,22 @@
+/**
+ * Tensor parallelism (Megatron-LM 1D, Shoeybi et al. 2019) on T simulated
+ * ranks: column- and row-parallel linear layers with forward and backward, the
+ * conjugate operators f and g, the transformer MLP and head-split attention
+ * (with grouped-query attention), sequence parallelism (Korthikanti et al.
+ * 2022), vocabulary padding and valid T for a config, the communication per
+ * layer (closed forms, checked against the World's event log), the
+ * vocabulary-parallel cross-entropy, SUMMA (Colossal-AI's 2D matmul) and a
+ * lib/nn model trained tensor-parallel to the same weights as one device.
+ * The collectives run on lib/collectives' World.
+ */
+export { TpComm, checkT, type TpCollective, type TpCommRecord } from "./comm.js";
+export { MAPPINGS, fForward, fBackward, gForward, gBackward, spAllGather, spReduceScatter } from "./mappings.js";
+export { divide, splitColumns, splitRows, concatColumns, concatRows } from "./shard.js";
+export { ColumnParallelLinear, RowParallelLinear, type ParallelLinearOptions } from "./linear.js";
+export { TensorParallelMlp, type MlpWeights } from "./mlp.js";
+export { attentionForward, tensorParallelAttentionForward, type AttentionShape, type AttentionWeights } from "./attention.js";
+export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig } from "./config.js";
+export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
+export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
+export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./crossEntropy.js";
+export { summa2d, type SummaResult } from "./summa.js";
