@@ -50,7 +50,7 @@ async function runCase(f: F, c: Case) {
   const dx = ref.backward(fw.saved, { data: dy, rows: N, cols: h }, ops)!.data;
   const shards = shardsOf(W1.data, b1.data, W2.data, b2.data, h, H, T);
   const { g, comm } = group(T);
-  const out = await callSafely(f, [g, shards, x.slice(), dy.slice(), { N, h, H }], { name: "tpMlpForwardBackward" });
+  const out = await callSafely(f, [g, shards, x.slice(), dy.slice(), { N, h, H }], { name: "tpMlpForwardBackward", mutatesArguments: true });
   return { out, want: { y: fw.y.data, dx, dW1: W1.grad, db1: b1.grad, dW2: W2.grad, db2: b2.grad }, shards, comm };
 }
 
@@ -126,7 +126,7 @@ export default defineExercise<F>({
     { name: "worked example (T = 1)", points: 1, run: async (f) => {
         const s: MlpShard = { W1: Float32Array.of(0), b1: Float32Array.of(0), W2: Float32Array.of(1), b2: Float32Array.of(0.5), dW1: new Float32Array(1), db1: new Float32Array(1), dW2: new Float32Array(1), db2: new Float32Array(1) };
         const { g } = group(1);
-        const r = await callSafely(f, [g, [s], Float32Array.of(2), Float32Array.of(1), { N: 1, h: 1, H: 1 }], { name: "tpMlpForwardBackward" });
+        const r = await callSafely(f, [g, [s], Float32Array.of(2), Float32Array.of(1), { N: 1, h: 1, H: 1 }], { name: "tpMlpForwardBackward", mutatesArguments: true });
         const c = { T: 1, N: 1, h: 1, H: 1, seed: 0 };
         close("y", r?.y, Float32Array.of(2.5), c, "y = x + tanh(x·W1 + b1)·W2 + b2");
         close("dx", r?.dx, Float32Array.of(1), c, "the residual passes dy through; the MLP branch adds (dy·W2ᵀ ⊙ (1 − a²))·W1ᵀ");
