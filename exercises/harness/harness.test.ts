@@ -216,6 +216,14 @@ describe("solutions policy", () => {
     expect(await solutionImports({ chapter: "precision" }, stub, src, ROOT)).toEqual(["../../lib/precision/round.js"]);
     expect(await solutionImports({ chapter: "precision", solution: ["lib/nn/index.ts#matmul"] }, stub, src, ROOT)).toEqual(["../../lib/nn/index.js"]);
     expect(await solutionImports({ chapter: "memory" }, stub, src, ROOT)).toEqual([]);
+    // the ways around a plain relative import that a student found: the src/lib link, the package's own name, createRequire
+    const around = [
+      `import { logsumexp } from "../../src/lib/precision/logsumexp.js";\nexport const f = logsumexp;`,
+      `import { c } from "llm-training-course/lib/precision/isCausalAllowed.js";\nexport const f = c;`,
+      `import { createRequire } from "node:module";\nconst d = createRequire(import.meta.url)("../../lib/precision/decode.ts");\nexport const f = d.decode;`,
+    ];
+    for (const a of around) expect(await solutionImports({ chapter: "precision" }, stub, a, ROOT), a).toHaveLength(1);
+    expect(await solutionImports({ chapter: "precision" }, stub, `import { x } from "llm-training-course/lib/nn/index.js";\nexport const s = "see lib/precision/round.ts" + x;`, ROOT)).toEqual([]);
     expect(solutionPaths({ chapter: "amp" })).toEqual(["lib/amp/"]);
     expect(solutionNames({ chapter: "amp", solution: ["lib/amp/GradScaler.ts#GradScaler"] })).toEqual(["GradScaler (lib/amp/GradScaler.ts)"]);
   });

@@ -74,13 +74,23 @@ describe("main(argv) — the estimate CLI", () => {
     [["--model", "llama-2-13b", "--zero", "2", "--amp-design", "torch"], /--amp-design "torch" \(PyTorch AMP\) has no ZeRO partitioning: use --zero 0, got 2/],
     [["--model", "llama-2-13b", "--amp-design", "apex"], /--amp-design must be one of deepspeed, torch, got "apex"/],
     [["--model", "llama-2-13b", "--attention", "sdpa"], /--attention must be one of eager, flash, got "sdpa"/],
-    [["--model", "llama-2-13b", "--gpu-mem", "0"], /--gpu-mem must be an integer from 1/],
+    [["--model", "llama-2-13b", "--gpu-mem", "0"], /--gpu-mem must be a number of GiB above 0/],
+    [["--model", "llama-2-13b", "--gpu-mem", "-3"], /--gpu-mem must be a number of GiB above 0 and at most 1,048,576, got "-3"/],
+    [["--model", "lama-2-13b"], /neither a preset .* nor an existing file \(did you mean "llama-2-13b"\?\)/],
   ])("exits 2 naming the field on bad input %j", (argv, message) => {
     const r = main(argv as string[]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/NaN/);
+  });
+
+  it("marks the transient line of the phase that is not added, so the lines marked + sum to peak − steady", () => {
+    const out = main(["--model", "llama-2-70b", "--gpus", "64", "--zero", "3", "--micro-batch", "1", "--seq", "4096", "--recompute", "full"]).stdout;
+    expect(out).toMatch(/^ {2}logitsFp32 .*not added: the other phase is larger/m);
+    const added = [...out.matchAll(/^\+ \w+\s+([\d.]+)/gm)].reduce((acc, m) => acc + Number(m[1]), 0);
+    const steady = Number(/^steady total\s+([\d.]+)/m.exec(out)![1]), peak = Number(/^peak total\s+([\d.]+)/m.exec(out)![1]);
+    expect(Math.abs(steady + added - peak)).toBeLessThan(0.03); // two-decimal rounding of each line
   });
 
   it("prints the peak beside the steady state, each transient line with its source, and judges --gpu-mem by the peak", () => {
@@ -94,6 +104,7 @@ describe("main(argv) — the estimate CLI", () => {
     expect(r.stdout).toMatch(/Fits in 80 GiB per GPU: yes/);
     // a steady state of 51.71 GiB "fits" 64 GiB, the peak does not
     expect(main([...doneCriterion, "--gpu-mem", "64"]).stdout).toMatch(/Fits in 64 GiB per GPU: NO \(peak 65\.61 GiB; steady state 51\.71 GiB\)/);
+    expect(main([...doneCriterion, "--gpu-mem", "79.6"]).stdout).toMatch(/Fits in 79\.6 GiB per GPU/);
     const json = JSON.parse(main([...doneCriterion, "--gpu-mem", "64", "--json"]).stdout);
     expect(json.fits).toBe(false);
     expect(json.peak.total).toBe(70_452_099_840);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { basename } from "node:path";
 import { didYouMean } from "../suggest.js";
 import { parseModelConfig, type ModelArch } from "./parseModelConfig.js";
 import { estimateMemory, CONVENTION, type TrainingSetup } from "./estimateMemory.js";
@@ -75,6 +76,14 @@ function count(flag: string, v: string | undefined, fallback: number, min: numbe
   return n;
 }
 
+/** A memory size in GiB, decimals allowed (usable memory is rarely a whole number of GiB), above 0. */
+function gibibytes(flag: string, v: string): number {
+  const n = /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : NaN;
+  const max = MAX[flag] ?? Number.MAX_SAFE_INTEGER;
+  if (!(n > 0) || n > max) throw new UsageError(`--${flag} must be a number of GiB above 0 and at most ${max.toLocaleString("en-US")}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
 /**
  * Prepares argv for parseArgs: `--gpus -1` becomes `--gpus=-1` (so the range
  * check, not parseArgs, answers), and a flag given twice is an error.
@@ -110,11 +119,11 @@ function loadArch(model: string): ModelArch {
     if (!statSync(model).isFile()) throw new UsageError(`--model ${JSON.stringify(model)} is a folder; give a preset or the path of a config.json file`);
     text = readFileSync(model, "utf8");
   }
-  else throw new UsageError(`--model ${JSON.stringify(model)} is neither a preset (${PRESET_NAMES.join(", ")}) nor a readable file`);
+  else throw new UsageError(`--model ${JSON.stringify(model)} is neither a preset (${PRESET_NAMES.join(", ")}) nor an existing file${didYouMean(model, PRESET_NAMES)}`);
   try {
     return parseModelConfig(text);
   } catch (e) {
-    throw new UsageError(`--model ${model}: ${(e as Error).message}`);
+    throw new UsageError(`--model ${model}: ${(e as Error).message.replace(/^config\.json\b/, basename(model))}`);
   }
 }
 
@@ -139,8 +148,11 @@ function table(label: string, setup: TrainingSetup, r: ReturnType<typeof estimat
   ];
   if (r.cpuBytesPerGpu > 0) lines.push(`${"(CPU, offloaded)".padEnd(18)}${formatGiB(r.cpuBytesPerGpu).padStart(12)}`);
   lines.push("", "Transient, on top of the steady state (the output and one-layer phases do not overlap; the larger counts):");
+  const phaseSum = (ph: string) => r.peak.lines.filter((l) => l.phase === ph).reduce((acc, l) => acc + l.bytes, 0);
+  const dropped = phaseSum("output") > phaseSum("layer") ? "layer" : "output"; // the phase that is not added (ties: the output's)
   for (const l of r.peak.lines) {
-    lines.push(`+ ${l.name.padEnd(20)}${formatGiB(l.bytes).padStart(8)}  (${phase[l.phase]}) ${l.what}`, `${"".padEnd(32)}source: ${l.source}`);
+    const counted = l.phase !== dropped;
+    lines.push(`${counted ? "+" : " "} ${l.name.padEnd(20)}${formatGiB(l.bytes).padStart(8)}  (${phase[l.phase as keyof typeof phase]}${counted ? "" : "; not added: the other phase is larger"}) ${l.what}`, `${"".padEnd(32)}source: ${l.source}`);
   }
   if (r.peak.lines.length === 0) lines.push("  (none known)");
   lines.push(`${"peak total".padEnd(18)}${formatGiB(r.peak.total).padStart(12)}`);
@@ -190,7 +202,7 @@ export function main(argv: readonly string[]): CliResult {
       ampDesign: choice<AmpDesign>("amp-design", values["amp-design"], ["deepspeed", "torch"], "deepspeed"),
       gradientAsBucketView: values["bucket-view"] ?? false,
     };
-    const gpuGiB = values["gpu-mem"] !== undefined ? count("gpu-mem", values["gpu-mem"], 0, 1) : undefined;
+    const gpuGiB = values["gpu-mem"] !== undefined ? gibibytes("gpu-mem", values["gpu-mem"]) : undefined;
     if (setup.zeroStage > 3) throw new UsageError(`--zero must be 0, 1, 2 or 3, got ${JSON.stringify(values.zero)}`);
     if (arch && arch.learnedPositions > 0 && setup.seqLen > arch.learnedPositions) {
       throw new UsageError(`--seq (${setup.seqLen}) exceeds the model's n_positions (${arch.learnedPositions}): its learned position table has no rows beyond that`);
