@@ -1,0 +1,9 @@
+/**
+ * Chapter 11 (`sophia`): SophiaG as the authors' code defines it, its two diagonal
+ * Hessian estimators (GNB, Hutchinson), Lion, and a comparison with lib/nn's AdamW
+ * on the course's character model.
+ */
+export { SophiaG, sophiagStep, hessianEma, isHessianStep, validateSophiaG, SOPHIA_EPS, SOPHIAG_DEFAULTS, type SophiaGOptions } from "./sophiag.js";
+export { Lion, lionStep, validateLion, type LionOptions } from "./lion.js";
+export { hutchinson, rademacher, fdHvp, sampleIndex, gnbGradients, modelGrad, modelHvp } from "./estimators.js";
+export { trainCompare, type TrainCompareOptions, type TrainCompareResult, type OptimizerName } from "./trainCompare.js";
