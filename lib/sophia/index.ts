@@ -7,3 +7,4 @@ export { SophiaG, sophiagStep, hessianEma, isHessianStep, validateSophiaG, SOPHI
 export { Lion, lionStep, validateLion, type LionOptions } from "./lion.js";
 export { hutchinson, rademacher, fdHvp, sampleIndex, gnbGradients, modelGrad, modelHvp } from "./estimators.js";
 export { trainCompare, type TrainCompareOptions, type TrainCompareResult, type OptimizerName } from "./trainCompare.js";
+export { trailingMean, stepsToTarget } from "./stepsToTarget.js";
