@@ -8,3 +8,4 @@ export { Lion, lionStep, validateLion, type LionOptions } from "./lion.js";
 export { hutchinson, rademacher, fdHvp, sampleIndex, gnbGradients, modelGrad, modelHvp } from "./estimators.js";
 export { trainCompare, type TrainCompareOptions, type TrainCompareResult, type OptimizerName } from "./trainCompare.js";
 export { trailingMean, stepsToTarget } from "./stepsToTarget.js";
+export { toyLoss, toyTrajectory, type ToyLoss, type ToyMethod, type ToyOptions } from "./toy.js";
