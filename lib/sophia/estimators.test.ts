@@ -85,3 +85,21 @@ describe("estimators on lib/nn's model", () => {
     model.params.forEach((p, j) => expect(p.data).toEqual(before[j]));
   });
 });
+
+import { gnbLogitEstimate } from "./estimators.js";
+describe("gnbLogitEstimate", () => {
+  it("worked examples (by hand) and errors", () => {
+    expect(gnbLogitEstimate([0.5, 0.5], [0, 1])).toEqual([0, 0]);
+    expect(gnbLogitEstimate([0.5, 0.5], [0])).toEqual([0.25, 0.25]);
+    // p = [0.2, 0.8], labels [1, 1]: ĝ = [0.2, 0.8 − 1] = [0.2, −0.2]; 2·ĝ² = [0.08, 0.08]
+    gnbLogitEstimate([0.2, 0.8], [1, 1]).forEach((v) => expect(v).toBeCloseTo(0.08, 14));
+    expect(() => gnbLogitEstimate([1], [])).toThrow(/labels must hold at least one label/);
+    expect(() => gnbLogitEstimate([0.5, 0.5, 0], [0, 3])).toThrow(/labels\[1\] must be an integer in \[0, 3\), got 3/);
+    expect(() => gnbLogitEstimate([0.25, 0.25], [0])).toThrow(/probs must be >= 0 and sum to 1, got sum 0.5/);
+  });
+  it("its mean over sampled labels is p(1 − p)", () => {
+    const p = [0.1, 0.3, 0.6], rng = mulberry32(4), S = 5000, sum = [0, 0, 0];
+    for (let s = 0; s < S; s++) { const ls = [0, 1, 2].map(() => sampleIndex(p, 0, 3, rng)); gnbLogitEstimate(p, ls).forEach((v, i) => (sum[i] += v / S)); }
+    p.forEach((pi, i) => expect(Math.abs(sum[i]! - pi * (1 - pi))).toBeLessThan(0.02));
+  });
+});

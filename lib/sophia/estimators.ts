@@ -136,3 +136,28 @@ export function modelHvp(model: Model, batch: Batch, u: ArrayLike<number>, delta
   };
   try { return fdHvp(grad, theta, u, delta); } finally { model.params.forEach((p, j) => p.data.set(saved[j]!)); }
 }
+
+/**
+ * The GNB estimate for the simplest softmax model: one shared logit vector z (the parameters),
+ * B positions all predicting p = softmax(z), labels ŷ_b sampled from p. The gradient of the mean
+ * loss on the sampled labels is ĝ = (1/B)·Σ_b (p − e_{ŷ_b}); the estimate is B·ĝ⊙ĝ. Here the
+ * Gauss-Newton matrix equals the Hessian diag(p) − ppᵀ, so E[B·ĝ⊙ĝ] = p ⊙ (1 − p) exactly.
+ *
+ * @param probs p (V entries, >= 0, summing to 1 within 1e-6)
+ * @param labels the sampled ŷ_b (B >= 1 integers in [0, V))
+ * @returns B·ĝ⊙ĝ (V entries, new array)
+ * @throws {RangeError} `labels must hold at least one label`; `labels[1] must be an integer in [0, 3), got 3`;
+ *   `probs must be >= 0 and sum to 1, got sum 0.5`
+ * @example gnbLogitEstimate([0.5, 0.5], [0, 1]); // ĝ = [0, 0] → [0, 0]; gnbLogitEstimate([0.5, 0.5], [0]) → [0.25, 0.25]
+ * @see Liu et al. 2023, Algorithm 2 (GNB) and §2.3; Bartlett 1953 (E over ŷ of ∇log p(ŷ) = 0, second identity)
+ */
+export function gnbLogitEstimate(probs: readonly number[], labels: readonly number[]): number[] {
+  const V = probs.length, B = labels.length;
+  if (B < 1) throw new RangeError("labels must hold at least one label");
+  const sum = probs.reduce((a, b) => a + b, 0);
+  if (!probs.every((p) => p >= 0) || !(Math.abs(sum - 1) <= 1e-6)) throw new RangeError(`probs must be >= 0 and sum to 1, got sum ${sum}`);
+  labels.forEach((y, b) => { if (!(Number.isInteger(y) && y >= 0 && y < V)) throw new RangeError(`labels[${b}] must be an integer in [0, ${V}), got ${y}`); });
+  const g = probs.map((p) => p);
+  for (const y of labels) g[y]! -= 1 / B;
+  return g.map((x) => B * x * x);
+}

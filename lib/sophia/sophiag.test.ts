@@ -106,3 +106,16 @@ describe("SophiaG: bad input names the field", () => {
     expect(Array.from(p.data)).toEqual([1, 2]);
   });
 });
+
+import { hessianSchedule } from "./sophiag.js";
+describe("hessianSchedule", () => {
+  it("examples and agreement with isHessianStep (property)", () => {
+    expect(hessianSchedule(10, 4)).toEqual([3, 7]);
+    expect(hessianSchedule(3, 5)).toEqual([]);
+    fc.assert(fc.property(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 12 }), (n, k) => {
+      const s = hessianSchedule(n, k);
+      return s.length === Math.floor(n / k) && JSON.stringify(s) === JSON.stringify(Array.from({ length: n }, (_, i) => i).filter((i) => isHessianStep(i, k)));
+    }));
+    expect(() => hessianSchedule(1.5, 2)).toThrow(/steps must be an integer >= 0, got 1.5/);
+  });
+});

@@ -250,3 +250,19 @@ export class SophiaG {
   /** Sets every gradient to zero. */
   zeroGrad(): void { for (const p of this.params) p.grad.fill(0); }
 }
+
+/**
+ * The 0-based indices of the steps after which h is refreshed, in a run of `steps` steps.
+ * @param steps integer >= 0; @param k integer >= 1
+ * @returns ascending indices i < steps with i % k == k − 1 (⌊steps/k⌋ of them)
+ * @throws {RangeError} `k must be an integer >= 1, got 0`; `steps must be an integer >= 0, got 1.5`
+ * @example hessianSchedule(10, 4); // [3, 7]
+ * @see {@link isHessianStep}; Liuhong99/Sophia train_sophiag.py
+ */
+export function hessianSchedule(steps: number, k: number): number[] {
+  if (!(Number.isInteger(k) && k >= 1)) throw new RangeError(`k must be an integer >= 1, got ${k}`);
+  if (!(Number.isInteger(steps) && steps >= 0)) throw new RangeError(`steps must be an integer >= 0, got ${steps}`);
+  const out: number[] = [];
+  for (let i = k - 1; i < steps; i += k) out.push(i);
+  return out;
+}
