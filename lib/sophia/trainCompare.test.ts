@@ -25,3 +25,16 @@ describe("trainCompare", () => {
     expect(() => trainCompare({ optimizer: "adamw", lr: 0, steps: 3 })).toThrow(/lr must be a finite number > 0, got 0/);
   });
 });
+
+describe("trainCompare: SophiaH", () => {
+  it("refreshes h from Hutchinson every k steps (2 passes each) and reports negative entries and divergence", () => {
+    const r = trainCompare({ optimizer: "sophiah", lr: 1e-3, steps: 12, k: 5 });
+    if (r.divergedAt === null) {
+      expect(r.passes.at(-1)).toBe(12 + 2 * 2);
+      expect(r.negativeFraction.length).toBe(2);
+    } else expect(r.divergedAt).toBeGreaterThan(4);
+    // Hutchinson's estimate of an indefinite Hessian has negative entries (GNB never does)
+    expect(r.negativeFraction[0]!).toBeGreaterThan(0);
+    expect(r.negativeFraction.every((f) => f >= 0 && f <= 1)).toBe(true);
+  });
+});

@@ -1,15 +1,15 @@
 /**
- * Training lib/nn's character model with AdamW (lib/nn), Lion or SophiaG (GNB
- * estimator, the schedule of train_sophiag.py), same model seed, same batches, same step count: the
+ * Training lib/nn's character model with AdamW (lib/nn), Lion, SophiaG (GNB
+ * estimator, the schedule of train_sophiag.py) or SophiaH (Hutchinson, same step), same model seed, same batches, same step count: the
  * measurement of the chapter.
  */
 import { AdamW, corpus, createModel, forward, backward, sampleBatch, mulberry32, DEFAULT_MODEL, type Model, type ModelConfig } from "../nn/index.js";
 import { SophiaG, isHessianStep, validateSophiaG } from "./sophiag.js";
 import { Lion } from "./lion.js";
-import { gnbGradients } from "./estimators.js";
+import { gnbGradients, hutchinson, modelHvp, rademacher } from "./estimators.js";
 
 /** Which optimizer. */
-export type OptimizerName = "adamw" | "lion" | "sophiag";
+export type OptimizerName = "adamw" | "lion" | "sophiag" | "sophiah";
 
 /** Options of {@link trainCompare}. */
 export interface TrainCompareOptions {
@@ -39,12 +39,16 @@ export interface TrainCompareOptions {
 export interface TrainCompareResult {
   /** Mean training loss (nats/char) at each step, before the update. */
   losses: number[];
-  /** Forward+backward passes spent, cumulative after each step (SophiaG: +1 every k steps, the GNB pass on a fresh batch). */
+  /** Forward+backward passes spent, cumulative after each step (SophiaG: +1 every k steps, the GNB pass on a fresh batch; SophiaH: +2, the finite-difference Hvp). */
   passes: number[];
   /** Fraction of clipped coordinates at each step (Sophia only; empty otherwise). */
   clipFraction: number[];
   /** The trained model. */
   model: Model;
+  /** SophiaH: fraction of negative entries of h after each refresh (empty otherwise). */
+  negativeFraction: number[];
+  /** The 0-based step at which training stopped on a non-finite loss or gradient, or null. */
+  divergedAt: number | null;
 }
 
 /**
@@ -53,13 +57,13 @@ export interface TrainCompareResult {
  * @param o optimizer, lr, steps, seed, Sophia's k and ρ
  * @returns losses per step, cumulative passes, clip fractions, the model
  * @throws {RangeError} `lr must be a finite number > 0, got 0`; `steps must be an integer >= 1, got 0`;
- *   `k must be an integer >= 1, got 0`; `rho must be a finite number > 0, got 0`; `optimizer must be one of adamw, lion, sophiag, got sgd`
+ *   `k must be an integer >= 1, got 0`; `rho must be a finite number > 0, got 0`; `optimizer must be one of adamw, lion, sophiag, sophiah, got sgd`
  * @example
  * trainCompare({ optimizer: "sophiag", lr: 3e-3, steps: 200 }).losses.at(-1); // below the first loss (trainCompare.test.ts)
  * @see Liuhong99/Sophia train_sophiag.py (the step/Hessian schedule); lib/nn train.ts (the loop)
  */
 export function trainCompare(o: TrainCompareOptions): TrainCompareResult {
-  if (!["adamw", "lion", "sophiag"].includes(o.optimizer)) throw new RangeError(`optimizer must be one of adamw, lion, sophiag, got ${o.optimizer}`);
+  if (!["adamw", "lion", "sophiag", "sophiah"].includes(o.optimizer)) throw new RangeError(`optimizer must be one of adamw, lion, sophiag, sophiah, got ${o.optimizer}`);
   if (!(Number.isFinite(o.lr) && o.lr > 0)) throw new RangeError(`lr must be a finite number > 0, got ${o.lr}`);
   if (!(Number.isInteger(o.steps) && o.steps >= 1)) throw new RangeError(`steps must be an integer >= 1, got ${o.steps}`);
   const k = o.k ?? 10;
@@ -71,7 +75,7 @@ export function trainCompare(o: TrainCompareOptions): TrainCompareResult {
   const dataRng = mulberry32(1000 + seed), estRng = mulberry32(2000 + seed);
   const sample = () => sampleBatch(tokens, { batchSize: o.batchSize ?? 8, seqLen: o.seqLen ?? 16, contextLength: cfg.contextLength }, dataRng);
   const name = o.optimizer;
-  const sophia = name === "sophiag";
+  const sophia = name === "sophiag" || name === "sophiah";
   if (sophia) validateSophiaG({ rho: o.rho ?? 0.05 });
   const opt = name === "adamw" ? new AdamW(model.params, { lr: o.lr, weightDecay: wd })
     : name === "lion" ? new Lion(model.params, { lr: o.lr, weightDecay: wd })
@@ -79,21 +83,41 @@ export function trainCompare(o: TrainCompareOptions): TrainCompareResult {
   const losses: number[] = [], passes: number[] = [], clipFraction: number[] = [];
   const nParams = model.params.reduce((a, p) => a + p.data.length, 0);
   let spent = 0;
+  const negativeFraction: number[] = [];
+  let divergedAt: number | null = null;
   for (let s = 0; s < o.steps; s++) {
     opt.lr = o.lr * (warm > 0 ? Math.min(1, (s + 1) / warm) : 1);
     const batch = sample();
     opt.zeroGrad();
     const f = forward(model, batch);
+    if (!Number.isFinite(f.loss)) { divergedAt = s; break; }
     backward(model, f);
     spent += 1;
-    if (opt instanceof SophiaG) { opt.step(f.tokenCount); clipFraction.push(opt.lastClipped / nParams); } else opt.step();
+    try {
+      if (opt instanceof SophiaG) { opt.step(f.tokenCount); clipFraction.push(opt.lastClipped / nParams); } else opt.step();
+    } catch (e) {
+      if (e instanceof RangeError && /must be finite/.test(e.message)) { divergedAt = s; break; }
+      throw e;
+    }
     losses.push(f.loss);
     if (sophia && isHessianStep(s, k)) {
       const hb = sample();
       const so = opt as SophiaG;
-      gnbGradients(model, hb, estRng); so.updateHessian(); spent += 1;
+      if (name === "sophiag") { gnbGradients(model, hb, estRng); so.updateHessian(); spent += 1; }
+      else {
+        // SophiaH: ĥ = u⊙(Hu) estimates diag(H) of the mean loss itself; GNB's stored ĝ⊙ĝ is ≈ diag(H)/bs
+        // (the step multiplies by bs), so ĥ/bs enters the same EMA and ρ means the same for both.
+        // The step stays the code's (ρ·bs·h + ε, no max): negative h gives uphill steps.
+        const u = rademacher(nParams, estRng);
+        const est = hutchinson(u, modelHvp(model, hb, u, 1e-2));
+        const bs = hb.rows, b2 = so.betas[1];
+        let q = 0, neg = 0;
+        so.params.forEach((_, j) => { const h = so.hessian[j]!; for (let i = 0; i < h.length; i++) { h[i] = b2 * h[i]! + (1 - b2) * est[q++]! / bs; if (h[i]! < 0) neg++; } });
+        negativeFraction.push(neg / nParams);
+        spent += 2;
+      }
     }
     passes.push(spent);
   }
-  return { losses, passes, clipFraction, model };
+  return { losses, passes, clipFraction, model, negativeFraction, divergedAt };
 }
