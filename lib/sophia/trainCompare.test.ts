@@ -21,7 +21,7 @@ describe("trainCompare", () => {
   it("bad input", () => {
     expect(() => trainCompare({ optimizer: "sophiag", lr: 1e-3, steps: 3, k: 0 })).toThrow(/k must be an integer >= 1, got 0/);
     expect(() => trainCompare({ optimizer: "sophiag", lr: 1e-3, steps: 3, rho: 0 })).toThrow(/rho must be a finite number > 0, got 0/);
-    expect(() => trainCompare({ optimizer: "sgd" as never, lr: 1e-3, steps: 3 })).toThrow(/optimizer must be one of adamw, lion, sophiag, got sgd/);
+    expect(() => trainCompare({ optimizer: "sgd" as never, lr: 1e-3, steps: 3 })).toThrow(/optimizer must be one of adamw, lion, sophiag, sophiah, got sgd/);
     expect(() => trainCompare({ optimizer: "adamw", lr: 0, steps: 3 })).toThrow(/lr must be a finite number > 0, got 0/);
   });
 });
