@@ -257,6 +257,14 @@ const flashAttention: Correction[] = [
 
 // ── sophia, plan ───────────────────────────────────────────
 const later: Correction[] = [
+  {
+    id: "sophia-steps-not-compute",
+    chapter: "sophia",
+    title: "half the steps is not half the compute",
+    claim: "Sophia reaches Adam's validation loss on GPT-2 with 50% fewer steps (减少了 50% step 数量), which amounts to 50% less total compute (总计算量) and 50% less wall-clock time.",
+    correction: "Each SophiaG step costs an AdamW step plus, every k steps, an extra forward and backward pass on sampled labels (10% more passes at k = 10), so half the steps is less than half the compute; independent re-runs with tuned AdamW did not reproduce the halving.",
+    source: "Liu et al. 2023 (arXiv:2305.14342), §3; Liuhong99/Sophia train_sophiag.py and issues #31, #46; Schlotthauer et al. 2025 (arXiv:2507.08472)",
+  },
 ];
 
 /**

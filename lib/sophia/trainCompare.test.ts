@@ -1,0 +1,40 @@
+import { describe, it, expect } from "vitest";
+import { trainCompare } from "./trainCompare.js";
+
+describe("trainCompare", () => {
+  it("each optimizer lowers the loss on the character model in 60 steps; SophiaG spends one extra pass every k steps", () => {
+    const mean = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
+    for (const [optimizer, lr] of [["adamw", 1e-2], ["lion", 3e-3], ["sophiag", 3e-3]] as const) {
+      const r = trainCompare({ optimizer, lr, steps: 60, k: 7 });
+      expect(mean(r.losses.slice(-10))).toBeLessThan(mean(r.losses.slice(0, 10)) - 0.3);
+      // 60 steps, Hessian after 0-based steps 6, 13, …, 55: ⌊60/7⌋ = 8 extra passes (k does not divide 60)
+      expect(r.passes.at(-1)).toBe(optimizer === "sophiag" ? 60 + 8 : 60);
+      expect(r.clipFraction.length).toBe(optimizer === "sophiag" ? 60 : 0);
+    }
+  });
+  it("the first k SophiaG steps run with h = 0: every coordinate with m ≠ 0 is clipped (only unused embedding rows, m = 0, are not)", () => {
+    const r = trainCompare({ optimizer: "sophiag", lr: 1e-3, steps: 6, k: 5 });
+    const early = Math.min(...r.clipFraction.slice(0, 5));
+    expect(early).toBeGreaterThan(0.9);
+    expect(r.clipFraction.every((f) => f >= 0 && f <= 1)).toBe(true);
+  });
+  it("bad input", () => {
+    expect(() => trainCompare({ optimizer: "sophiag", lr: 1e-3, steps: 3, k: 0 })).toThrow(/k must be an integer >= 1, got 0/);
+    expect(() => trainCompare({ optimizer: "sophiag", lr: 1e-3, steps: 3, rho: 0 })).toThrow(/rho must be a finite number > 0, got 0/);
+    expect(() => trainCompare({ optimizer: "sgd" as never, lr: 1e-3, steps: 3 })).toThrow(/optimizer must be one of adamw, lion, sophiag, sophiah, got sgd/);
+    expect(() => trainCompare({ optimizer: "adamw", lr: 0, steps: 3 })).toThrow(/lr must be a finite number > 0, got 0/);
+  });
+});
+
+describe("trainCompare: SophiaH", () => {
+  it("refreshes h from Hutchinson every k steps (2 passes each) and reports negative entries and divergence", () => {
+    const r = trainCompare({ optimizer: "sophiah", lr: 1e-3, steps: 12, k: 5 });
+    if (r.divergedAt === null) {
+      expect(r.passes.at(-1)).toBe(12 + 2 * 2);
+      expect(r.negativeFraction.length).toBe(2);
+    } else expect(r.divergedAt).toBeGreaterThan(4);
+    // Hutchinson's estimate of an indefinite Hessian has negative entries (GNB never does)
+    expect(r.negativeFraction[0]!).toBeGreaterThan(0);
+    expect(r.negativeFraction.every((f) => f >= 0 && f <= 1)).toBe(true);
+  });
+});
