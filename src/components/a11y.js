@@ -6,34 +6,44 @@
 //   on a generic element); they become role="group".
 // - A box that scrolls (a wide table, a long code block, Inputs.table) must
 //   be reachable from the keyboard: it gets tabindex="0" while it overflows.
-// test/site.test.ts checks this file is linked from every built page; the
-// e2e run checks every slider and every named <g> in Chromium.
+// Cheap by design (Lighthouse measured 4.4 s of main thread when every
+// mutation re-scanned the page and read scroll sizes): one pass, when the page
+// has been quiet for 200 ms and the browser is idle.
+// scripts/check-build.mjs checks this file is linked from every built page;
+// the e2e run checks every slider, every named <g> and every scrolling box in Chromium.
 
-/** Adds the missing names and roles under `root`. */
-export function fixAccessibleNames(root = document) {
-  for (const input of root.querySelectorAll('input[type="range"]:not([aria-label]):not([aria-labelledby])')) {
+/** Boxes that may scroll (src/style.css gives tables and code blocks their own scrollbar). */
+export const SCROLLERS = "#observablehq-main table, #observablehq-main pre, #observablehq-main .katex-display, #observablehq-main form[class*='-table']";
+
+/** Elements matching `selector` at or under `el`. */
+const within = (el, selector) => [...(el.matches(selector) ? [el] : []), ...el.querySelectorAll(selector)];
+
+/** Gives a box tabindex="0" while it overflows, and takes it back when it no longer does. */
+function updateTabindex(box) {
+  const scrolls = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+  if (scrolls && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0"), box.setAttribute("data-a11y-tabindex", "");
+  else if (!scrolls && box.hasAttribute("data-a11y-tabindex")) box.removeAttribute("tabindex"), box.removeAttribute("data-a11y-tabindex");
+}
+
+/** Adds the missing names and roles at and under `el`, and the tabindex of its scrolling boxes. */
+export function fixAccessibleNames(el, watch = updateTabindex) {
+  for (const input of within(el, 'input[type="range"]:not([aria-label]):not([aria-labelledby])')) {
     const form = input.closest("form");
     const label = form?.querySelector("label")?.textContent?.trim();
     const number = form?.querySelector('input[type="number"]');
     input.setAttribute("aria-label", label || number?.getAttribute("aria-label") || "value");
   }
-  for (const g of root.querySelectorAll("svg g[aria-label]:not([role])")) g.setAttribute("role", "group");
-  for (const box of root.querySelectorAll(SCROLLERS)) {
-    const scrolls = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
-    if (scrolls && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0"), box.setAttribute("data-a11y-tabindex", "");
-    else if (!scrolls && box.hasAttribute("data-a11y-tabindex")) box.removeAttribute("tabindex"), box.removeAttribute("data-a11y-tabindex");
-  }
+  for (const g of within(el, "svg g[aria-label]:not([role])")) g.setAttribute("role", "group");
+  for (const box of within(el, SCROLLERS)) watch(box);
 }
 
-/** Boxes that may scroll (src/style.css gives tables and code blocks their own scrollbar). */
-export const SCROLLERS = "#observablehq-main table, #observablehq-main pre, #observablehq-main .katex-display, #observablehq-main form[class*='-table']";
-
 if (typeof document !== "undefined") {
-  let scheduled = false;
-  const run = () => { scheduled = false; fixAccessibleNames(document); };
-  new MutationObserver(() => {
-    if (!scheduled) { scheduled = true; requestAnimationFrame(run); }
-  }).observe(document.documentElement, { subtree: true, childList: true });
-  addEventListener("resize", () => { if (!scheduled) { scheduled = true; requestAnimationFrame(run); } });
-  run();
+  // One pass over the page once it has been quiet for a moment, not one per change:
+  // cells render in bursts, and the names only need to be right when someone reads them.
+  let timer = 0;
+  const pass = () => { timer = 0; fixAccessibleNames(document.documentElement); };
+  const later = () => { clearTimeout(timer); timer = setTimeout(() => (window.requestIdleCallback ?? setTimeout)(pass), 200); };
+  new MutationObserver(later).observe(document.documentElement, { subtree: true, childList: true });
+  addEventListener("resize", later);
+  later();
 }
