@@ -5,7 +5,7 @@
  * gpu.js backend beside a plain loop. Prints figures; asserts nothing.
  */
 import { ringAllReduce, parameterServerAllReduce, addChunk, DEFAULT_COST_MODEL } from "../lib/collectives/index.js";
-import { createReduceKernel, type KernelMode } from "../lib/collectives/reduceKernel.js";
+import { createReduceKernel, type KernelMode } from "../lib/collectives/createReduceKernel.js";
 import { randomBuffers } from "../lib/collectives/testing.js";
 import { LINK_PRESETS } from "../lib/collectives/linkPresets.js";
 import { createDdpReducer, mlpInit, regressionData, trainDdpBucketed } from "../lib/data-parallel/index.js";

@@ -5,7 +5,7 @@
  * activation checkpointing). Prints figures; asserts nothing.
  */
 import { matmul, mulberry32, corpus, createModel, DEFAULT_MODEL, sampleBatch, forward, backward, AdamW, cpuOps, FP32, type MatmulFn, type Ops } from "../lib/nn/index.js";
-import { createGpuMatmul } from "../lib/nn/matmul-gpu.js";
+import { createGpuMatmul } from "../lib/nn/createGpuMatmul.js";
 import { checkpointedStep, sqrtSegments } from "../lib/accumulation-checkpointing/index.js";
 
 /** C = A·B with a plain float64 loop stored to Float32Array: the floor any JS matmul is compared with. */

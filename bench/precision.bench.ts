@@ -11,8 +11,8 @@
  */
 import { createQuantizer } from "../lib/precision/quantize.js";
 import { round, FORMATS, logUniformValues } from "../lib/precision/index.js";
-import { trainQuantized } from "../lib/precision/train-quantized.js";
-import { kernelRoundToFormat } from "../lib/precision/kernel-round.js";
+import { trainQuantized } from "../lib/precision/trainQuantized.js";
+import { kernelRoundToFormat } from "../lib/precision/kernelRoundToFormat.js";
 
 const N = 1_000_000;
 const RUNS = 3;

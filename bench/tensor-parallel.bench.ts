@@ -9,7 +9,7 @@
  */
 import { matmul, mulberry32, gaussian, residualMlp, FP32, type MatmulFn } from "../lib/nn/index.js";
 import { TpComm, TensorParallelMlp, tpCommPerLayer } from "../lib/tensor-parallel/index.js";
-import { createGpuMatmul } from "../lib/nn/matmul-gpu.js";
+import { createGpuMatmul } from "../lib/nn/createGpuMatmul.js";
 
 function timeIt(fn: () => void, minMs = 1000, maxRuns = 30): number {
   fn(); // warm-up

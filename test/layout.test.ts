@@ -51,3 +51,22 @@ describe("README", () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("file names in lib/", () => {
+  const files = walk(join(ROOT, "lib")).filter((f) => f.endsWith(".ts") && !f.includes(`${join("lib", "memory", "configs")}`));
+  it("are camelCase or PascalCase (the house style: a file is named after its main export), never kebab-case", () => {
+    const bad = files.map((f) => f.slice(ROOT.length + 1)).filter((f) => !/^[A-Za-z][A-Za-z0-9]*(\.test)?\.ts$/.test(f.split("/").pop()!));
+    expect(bad, "rename with git mv to the main export's name, e.g. ring-all-reduce.ts → ringAllReduce.ts").toEqual([]);
+  });
+  it("a file whose one exported function or class is X is named X.ts", () => {
+    const bad: string[] = [];
+    for (const f of files.filter((x) => !x.endsWith(".test.ts") && !x.endsWith("index.ts"))) {
+      const src = readFileSync(f, "utf8");
+      const runtime = [...src.matchAll(/^export (?:async )?(?:function\*?|class|const|let) ([A-Za-z0-9_$]+)/gm)].map((m) => m[1]);
+      const callables = [...src.matchAll(/^export (?:async )?(?:function\*?|class) ([A-Za-z0-9_$]+)/gm)].map((m) => m[1]);
+      const base = f.split("/").pop()!.replace(/\.ts$/, "");
+      if (runtime.length === 1 && callables.length === 1 && callables[0] !== base) bad.push(`${f.slice(ROOT.length + 1)} exports only ${callables[0]}`);
+    }
+    expect(bad).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { notImplemented } from "../harness/index.js";
 import type { Batch, Model, Ops } from "../../lib/nn/index.js";
-import type { ActivationStore } from "../../lib/accumulation-checkpointing/activation-store.js";
+import type { ActivationStore } from "../../lib/accumulation-checkpointing/ActivationStore.js";
 
 /** Options of {@link accumulateCheckpointed}. */
 export interface StepOptions {

@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { defineExercise, fail, formatValue, isNotImplemented, property } from "../harness/index.js";
-import { createDdpReducer as libCreateDdpReducer } from "../../lib/data-parallel/ddpReducer.js";
-import { createGradCluster } from "../../lib/data-parallel/gradCluster.js";
+import { createDdpReducer as libCreateDdpReducer } from "../../lib/data-parallel/createDdpReducer.js";
+import { createGradCluster } from "../../lib/data-parallel/createGradCluster.js";
 import { trainDdpBucketed, type BucketedStepLog } from "../../lib/data-parallel/trainDdpBucketed.js";
 import { trainSingleProcess } from "../../lib/data-parallel/trainDataParallel.js";
 import { mlpInit, regressionData } from "../../lib/data-parallel/mlp.js";

@@ -60,7 +60,7 @@ export interface DdpReducer {
  * MLP's W1, b1, W2, b2), `grads[r]` has Σ paramSizes values; times in ms.
  * Errors: none required. Do not keep state between calls of createDdpReducer.
  * Read first: the page's section "Build it: DDP from a ring and buckets". Do not
- * read lib/data-parallel/ddpReducer.ts before solving.
+ * read lib/data-parallel/createDdpReducer.ts before solving.
  *
  * @param cluster P ranks, their gradient buffers, the communication stream
  * @param paramSizes values of each parameter, forward order

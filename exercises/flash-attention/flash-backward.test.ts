@@ -5,7 +5,7 @@ import { createSlowMemory, SLOW_TENSORS, type CountingSlowMemory, type SlowMemor
 import { referenceAttention } from "../../lib/flash-attention/referenceAttention.js";
 import { referenceAttentionBackward } from "../../lib/flash-attention/referenceAttentionBackward.js";
 import { makeCase } from "../../lib/flash-attention/arbitraries.js";
-import { randomTensor } from "../../lib/flash-attention/random.js";
+import { randomTensor } from "../../lib/flash-attention/randomTensor.js";
 import type { AttentionShape, flashBackwardTiled, TiledBackwardOptions } from "./flash-backward.js";
 
 type F = typeof flashBackwardTiled;

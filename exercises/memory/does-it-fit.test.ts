@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { defineExercise, fail, property } from "../harness/index.js";
 import { estimateMemory, fitsInMemory, parseModelConfig } from "../../lib/memory/index.js";
-import { loadPresetText } from "../../lib/memory/loadPreset.js";
+import { loadPresetText } from "../../lib/memory/loadPresetText.js";
 import type { Cluster, doesItFit, FitAnswer, RunSpec } from "./does-it-fit.js";
 
 const reference: typeof doesItFit = (config, run, cluster) => {

@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { defineExercise, expectSame, expectThrows, fail, isNotImplemented, property } from "../harness/index.js";
 import { castArray, formatWithBits, FORMATS, toHex } from "../../lib/precision/index.js";
-import { trainQuantized, type TrainQuantizedOptions, type TrainQuantizedResult } from "../../lib/precision/train-quantized.js";
+import { trainQuantized, type TrainQuantizedOptions, type TrainQuantizedResult } from "../../lib/precision/trainQuantized.js";
 import { createModel, corpus, DEFAULT_MODEL } from "../../lib/nn/index.js";
 import type { quantize } from "./quantize.js";
 

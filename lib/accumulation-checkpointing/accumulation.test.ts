@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { combineMicroBatchGradients } from "./combine-micro-batch-gradients.js";
-import { accumulateGradients } from "./accumulate-gradients.js";
-import { dataParallelAccumulate } from "./data-parallel-accumulate.js";
+import { combineMicroBatchGradients } from "./combineMicroBatchGradients.js";
+import { accumulateGradients } from "./accumulateGradients.js";
+import { dataParallelAccumulate } from "./dataParallelAccumulate.js";
 import { backward, concatBatches, corpus, createModel, flatGrad, forward, mulberry32, sampleBatch, zeroGrad, type Batch } from "../nn/index.js";
 
 const { vocab, tokens } = corpus();

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { allSegmentations, sqrtSegments, checkSegments } from "./segments.js";
-import { simulateCheckpointing, recomputeSchedule } from "./simulate-checkpointing.js";
-import { checkpointedStep } from "./checkpointed-step.js";
-import { layerCosts } from "./layer-costs.js";
-import { chooseSegments, tradeoff } from "./choose-segments.js";
-import { reentrantGradients } from "./reentrant-gradients.js";
+import { simulateCheckpointing, recomputeSchedule } from "./simulateCheckpointing.js";
+import { checkpointedStep } from "./checkpointedStep.js";
+import { layerCosts } from "./layerCosts.js";
+import { chooseSegments, tradeoff } from "./chooseSegments.js";
+import { reentrantGradients } from "./reentrantGradients.js";
 import { backward, corpus, cpuOps, createModel, flatGrad, forward, mulberry32, sampleBatch, zeroGrad } from "../nn/index.js";
 
 const { vocab, tokens } = corpus();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { ampStep, initAmpState, type AmpConfig, type AmpModel } from "./ampStep.js";
 import { caster } from "./castArray.js";
-import { optimizerStep, initOptimizerState } from "../nn/optimizer-step.js";
+import { optimizerStep, initOptimizerState } from "../nn/optimizerStep.js";
 import { AMP_LIVE_MODEL, charLmSetup } from "./charLmSetup.js";
 import { trainAmp } from "./trainAmp.js";
 

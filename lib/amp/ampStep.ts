@@ -6,7 +6,7 @@ import { castArray, type TrainPrecision } from "./castArray.js";
 import { GRAD_SCALER_DEFAULTS, updateScale, validateScaleUpdateOptions, type ScaleUpdateOptions } from "./updateScale.js";
 import { unscaleGrads } from "./unscaleGrads.js";
 import { clipGradNorm } from "./clipGradNorm.js";
-import { initOptimizerState, optimizerStep, type OptimizerConfig, type OptimizerState } from "../nn/optimizer-step.js";
+import { initOptimizerState, optimizerStep, type OptimizerConfig, type OptimizerState } from "../nn/optimizerStep.js";
 
 /** What the AMP step needs from a model: loss and gradients of S·loss in a precision. */
 export interface AmpModel<B> {

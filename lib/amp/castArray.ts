@@ -2,11 +2,11 @@
  * Fast elementwise casts of Float32Arrays to a training precision, used in the
  * AMP loop's inner loops (forward, backward, matmul accumulation).
  *
- * They are lib/precision's fast path (lib/precision/fast-round.ts, tested
+ * They are lib/precision's fast path (lib/precision/fastRound.ts, tested
  * against the exact `round(format, x)` value by value), under the names the
  * AMP chapter uses.
  */
-import { TRAIN_FORMATS, bf16round, castArray, fastRounder, roundArrayInPlace, type TrainFormat } from "../precision/fast-round.js";
+import { TRAIN_FORMATS, bf16round, castArray, fastRounder, roundArrayInPlace, type TrainFormat } from "../precision/fastRound.js";
 
 export { bf16round, castArray };
 

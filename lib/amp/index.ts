@@ -10,7 +10,7 @@ export { parseDeepSpeedFp16, createLossScaler, fp16Summary, Fp16BlockSchema, fp1
 export { clipGradNorm, compareClipOrder, type ClipOrderComparison } from "./clipGradNorm.js";
 export { castArray, castInPlace, caster, bf16round, TRAIN_PRECISIONS, type TrainPrecision } from "./castArray.js";
 export { accumulationError, type AccumulationErrorPoint } from "./accumulationError.js";
-export { optimizerStep, initOptimizerState, type OptimizerConfig, type OptimizerState, type SgdConfig, type AdamWConfig } from "../nn/optimizer-step.js";
+export { optimizerStep, initOptimizerState, type OptimizerConfig, type OptimizerState, type SgdConfig, type AdamWConfig } from "../nn/optimizerStep.js";
 export { ampStep, initAmpState, type AmpConfig, type AmpModel, type AmpState, type AmpStepRecord, type AmpEvent } from "./ampStep.js";
 export { trainAmp, ampSteps, type TrainAmpResult } from "./trainAmp.js";
 export { SCALE_TRACE_DEMO, scaleTraceConfig, type ScaleTraceSettings } from "./scaleTraceDemo.js";

@@ -7,7 +7,7 @@ import { castArray, type TrainPrecision } from "./castArray.js";
 import { clipGradNorm } from "./clipGradNorm.js";
 import type { AmpModel } from "./ampStep.js";
 import type { ScalableOptimizer } from "./GradScaler.js";
-import { initOptimizerState, optimizerStep, type OptimizerConfig } from "../nn/optimizer-step.js";
+import { initOptimizerState, optimizerStep, type OptimizerConfig } from "../nn/optimizerStep.js";
 
 /** What the loop calls on a scaler: torch.amp.GradScaler's per-iteration methods. */
 export interface GradScalerLike {

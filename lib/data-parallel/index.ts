@@ -12,6 +12,6 @@ export { simulateDataParallelStep, type DataParallelConfig, type DataParallelSte
 export { simulateUnevenInputs, type JoinEvent, type UnevenInputsResult } from "./simulateUnevenInputs.js";
 export { mlpInit, mlpLossAndGrad, mlpNumParams, regressionData, type Mlp, type MlpDims } from "./mlp.js";
 export { trainSingleProcess, trainDdp, shardIndices, type TrainOptions } from "./trainDataParallel.js";
-export { createGradCluster, type GradCluster, type GradMessage, type GradClusterControl } from "./gradCluster.js";
-export { createDdpReducer, type DdpReducer, type BucketCaps } from "./ddpReducer.js";
+export { createGradCluster, type GradCluster, type GradMessage, type GradClusterControl } from "./createGradCluster.js";
+export { createDdpReducer, type DdpReducer, type BucketCaps } from "./createDdpReducer.js";
 export { trainDdpBucketed, TOY_LINK, type CreateReducer, type BucketedTrainOptions, type BucketedStepLog } from "./trainDdpBucketed.js";

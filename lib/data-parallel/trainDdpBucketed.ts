@@ -1,8 +1,8 @@
 import { checkNumRanks, type CommEvent, type CostModel } from "../collectives/index.js";
 import { mlpLossAndGrad, type Mlp } from "./mlp.js";
 import { shardIndices, type TrainOptions } from "./trainDataParallel.js";
-import { createGradCluster, type GradCluster } from "./gradCluster.js";
-import type { BucketCaps, DdpReducer } from "./ddpReducer.js";
+import { createGradCluster, type GradCluster } from "./createGradCluster.js";
+import type { BucketCaps, DdpReducer } from "./createDdpReducer.js";
 
 /**
  * A reducer factory: what {@link trainDdpBucketed} calls once per step, with a fresh cluster.

@@ -3,7 +3,7 @@
  * the tests and graders of this chapter.
  */
 import * as fc from "fast-check";
-import { randomTensor } from "./random.js";
+import { randomTensor } from "./randomTensor.js";
 import { mulberry32 } from "../random.js";
 import type { AttentionOptions, AttentionShape } from "./shape.js";
 

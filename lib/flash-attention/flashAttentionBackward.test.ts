@@ -3,7 +3,7 @@ import * as fc from "fast-check";
 import { attentionCaseArb, makeCase } from "./arbitraries.js";
 import { flashAttentionBackward } from "./flashAttentionBackward.js";
 import { flashAttentionForward } from "./flashAttentionForward.js";
-import { randomTensor } from "./random.js";
+import { randomTensor } from "./randomTensor.js";
 import { referenceAttentionBackward } from "./referenceAttentionBackward.js";
 import { isCausalAllowed } from "./isCausalAllowed.js";
 import { maxAbsDiff } from "./maxAbsDiff.js";

@@ -3,7 +3,7 @@ import * as fc from "fast-check";
 import { makeCase } from "./arbitraries.js";
 import { flashBackwardIO, flashBackwardTiled } from "./flashBackwardTiled.js";
 import { maxAbsDiff } from "./maxAbsDiff.js";
-import { randomTensor } from "./random.js";
+import { randomTensor } from "./randomTensor.js";
 import { referenceAttention } from "./referenceAttention.js";
 import { referenceAttentionBackward } from "./referenceAttentionBackward.js";
 import { createSlowMemory } from "./slowMemory.js";

@@ -7,7 +7,7 @@
 export { type AttentionShape, type AttentionOptions, type ResolvedAttention, resolveAttention, resolveQKV } from "./shape.js";
 export { type CausalAlignment, isCausalAllowed, causalMaskRows } from "./isCausalAllowed.js";
 export { logsumexp } from "./logsumexp.js";
-export { randomTensor } from "./random.js";
+export { randomTensor } from "./randomTensor.js";
 export { mulberry32 } from "../random.js";
 export { flashBlockSizes } from "./flashBlockSizes.js";
 export { type IoCount, ioCount, checkBytes, standardAttentionIO, flashAttentionIO, flashAttention2IO } from "./ioCounts.js";

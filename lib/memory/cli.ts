@@ -10,7 +10,7 @@ import type { AmpDesign, Offload, OptimizerName, Precision, ZeroStage } from "./
 import type { Attention } from "./peakMemory.js";
 import type { Recompute } from "./activationBytes.js";
 import { isPresetName, PRESET_NAMES } from "./presets.js";
-import { loadPresetText } from "./loadPreset.js";
+import { loadPresetText } from "./loadPresetText.js";
 import { formatGiB } from "./units.js";
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { estimateMemory } from "./estimateMemory.js";
 import { parseModelConfig } from "./parseModelConfig.js";
-import { loadPresetText } from "./loadPreset.js";
+import { loadPresetText } from "./loadPresetText.js";
 
 const llama13 = parseModelConfig(loadPresetText("llama-2-13b"));
 const PSI_13B = 13_015_864_320; // Llama 2 13B, published count

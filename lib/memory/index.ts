@@ -13,7 +13,7 @@ export {
   estimateZero2ModelStatesMemNeeds, estimateZero2ModelStatesMemNeedsBefore2024, estimateZero3ModelStatesMemNeeds,
   type DeepSpeedEstimate, type DeepSpeedSetup, type Zero3Options,
 } from "./deepspeedEstimators.js";
-export { loraEstimate, type LoraEstimate, type LoraTarget } from "./lora.js";
+export { loraEstimate, type LoraEstimate, type LoraTarget } from "./loraEstimate.js";
 export { estimateMemory, fitsInMemory, CONVENTION, type MemoryBreakdown, type MemoryEstimate, type PeakEstimate, type TrainingSetup } from "./estimateMemory.js";
 export { transientBytes, peakBytes, type Attention, type PeakPhase, type TransientLine, type TransientOptions } from "./peakMemory.js";
 export { trainingFlopsPerToken, achievedFlopsPerGpu, largestPlausibleParams, A100_DENSE_FP16_FLOPS, type ThroughputRun } from "./trainingFlops.js";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { main } from "./cli.js";
 import { estimateMemory } from "./estimateMemory.js";
 import { parseModelConfig } from "./parseModelConfig.js";
-import { loadPresetText } from "./loadPreset.js";
+import { loadPresetText } from "./loadPresetText.js";
 
 // The done-criterion: the CLI command printed on the page gives the breakdown
 // the page's worked example computes. Both are read from src/memory.md, so editing one

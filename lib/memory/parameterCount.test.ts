@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { parseModelConfig } from "./parseModelConfig.js";
 import { largestLayerParams, parameterCount } from "./parameterCount.js";
-import { loadPresetText } from "./loadPreset.js";
+import { loadPresetText } from "./loadPresetText.js";
 
 const arch = (name: string) => parseModelConfig(loadPresetText(name));
 

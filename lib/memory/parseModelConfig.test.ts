@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { parseModelConfig } from "./parseModelConfig.js";
-import { loadPresetText } from "./loadPreset.js";
+import { loadPresetText } from "./loadPresetText.js";
 
 const llama = () => JSON.parse(loadPresetText("llama-2-13b")) as Record<string, unknown>;
 

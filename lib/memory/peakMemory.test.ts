@@ -3,7 +3,7 @@ import * as fc from "fast-check";
 import { estimateMemory, fitsInMemory } from "./estimateMemory.js";
 import { peakBytes, transientBytes } from "./peakMemory.js";
 import { parseModelConfig } from "./parseModelConfig.js";
-import { loadPresetText } from "./loadPreset.js";
+import { loadPresetText } from "./loadPresetText.js";
 import { GiB } from "./units.js";
 
 const llama13 = parseModelConfig(loadPresetText("llama-2-13b"));

@@ -42,7 +42,7 @@
  *   cpuOps({compute: "fp16", accumulate: "fp32"}))`; `backward(half, f, lossScale / f.tokenCount, ops)`
  *   — dlogits are multiplied by the scale *before* rounding to fp16, so underflow is simulated;
  *   then unscale `half` grads into `master` grads and `opt.step()` on the master.
- * - **gpu.js matmul** (opt-in): `const k = createGpuMatmul()` from `./lib/nn/matmul-gpu.js`;
+ * - **gpu.js matmul** (opt-in): `const k = createGpuMatmul()` from `./lib/nn/createGpuMatmul.js`;
  *   `forward(model, batch, { precision: FP32, matmul: k.matmul })`; `k.destroy()`. Only fp32
  *   accumulation. Agrees with the CPU path within |Δc| ≤ K·2⁻²³·Σ|a·b| per element (tested).
  * - **Layers** (`model.layers: Layer[]`) expose `forward(x, ops) → {y, saved}`, `backward(saved, dy, ops) → dx`,
@@ -71,14 +71,14 @@ export type { Param, Activation, Layer, Saved, Ops, MatmulFn } from "./types.js"
 export { createParam, zeroGrad, flatGrad, flatData, parameterCount, copyParams } from "./param.js";
 export { embedding } from "./embedding.js";
 export { linear } from "./linear.js";
-export { residualMlp } from "./residual-mlp.js";
-export { selfAttention } from "./self-attention.js";
-export { crossEntropy, crossEntropyBackward, IGNORE_INDEX, type CrossEntropyResult } from "./cross-entropy.js";
+export { residualMlp } from "./residualMlp.js";
+export { selfAttention } from "./selfAttention.js";
+export { crossEntropy, crossEntropyBackward, IGNORE_INDEX, type CrossEntropyResult } from "./crossEntropy.js";
 export { createModel, forward, backward, forwardLayers, backwardLayers, batchInput, type Model, type ModelConfig, type ForwardResult } from "./model.js";
-export { buildVocab, type Vocab } from "./vocab.js";
+export { buildVocab, type Vocab } from "./buildVocab.js";
 export { sampleBatch, concatBatches, type Batch, type SampleOptions } from "./sampler.js";
-export { AdamW, type AdamWOptions } from "./adamw.js";
-export { SGD, type SGDOptions } from "./sgd.js";
-export { optimizerStep, initOptimizerState, type OptimizerConfig, type OptimizerState, type SgdConfig, type AdamWConfig } from "./optimizer-step.js";
+export { AdamW, type AdamWOptions } from "./AdamW.js";
+export { SGD, type SGDOptions } from "./SGD.js";
+export { optimizerStep, initOptimizerState, type OptimizerConfig, type OptimizerState, type SgdConfig, type AdamWConfig } from "./optimizerStep.js";
 export { train, corpus, DEFAULT_MODEL, type TrainOptions } from "./train.js";
 export { SONNETS } from "./data/sonnets.js";

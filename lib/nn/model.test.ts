@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { createModel, forward, backward, type Model } from "./model.js";
-import { IGNORE_INDEX } from "./cross-entropy.js";
+import { IGNORE_INDEX } from "./crossEntropy.js";
 import { zeroGrad, parameterCount } from "./param.js";
 import { cpuOps } from "./ops.js";
 import { mulberry32, randomInt } from "../random.js";

@@ -5,9 +5,9 @@
  */
 import { embedding } from "./embedding.js";
 import { linear } from "./linear.js";
-import { residualMlp } from "./residual-mlp.js";
-import { selfAttention } from "./self-attention.js";
-import { crossEntropy, crossEntropyBackward, IGNORE_INDEX } from "./cross-entropy.js";
+import { residualMlp } from "./residualMlp.js";
+import { selfAttention } from "./selfAttention.js";
+import { crossEntropy, crossEntropyBackward, IGNORE_INDEX } from "./crossEntropy.js";
 import { cpuOps } from "./ops.js";
 import { mulberry32 } from "../random.js";
 import type { Batch } from "./sampler.js";

@@ -78,7 +78,7 @@ describe("roundArrayWith and the ops.quantize hook", () => {
     const { cpuOps } = await import("./ops.js");
     const { sampleBatch } = await import("./sampler.js");
     const { mulberry32 } = await import("../random.js");
-    const { castArray } = await import("../precision/fast-round.js");
+    const { castArray } = await import("../precision/fastRound.js");
     const { flatGrad } = await import("./param.js");
     const cfg = { vocabSize: 11, contextLength: 4, embedDim: 4, width: 8, hiddenDim: 8, numBlocks: 1, seed: 3, attention: true };
     const tokens = Int32Array.from({ length: 200 }, (_, i) => (i * 7) % 11);

@@ -7,9 +7,9 @@
  * rounds millions of values per step, {@link roundTo} is lib/precision's fast
  * path (`fastRound`), checked equal to `round` on random float32 and float64
  * values, edge cases and engineered near-ties (here and in
- * lib/precision/fast-round.test.ts).
+ * lib/precision/fastRound.test.ts).
  */
-import { fastRound, roundArrayInPlace, type TrainFormat } from "../precision/fast-round.js";
+import { fastRound, roundArrayInPlace, type TrainFormat } from "../precision/fastRound.js";
 
 /** A storage/compute format of the simulation. */
 export type Format = TrainFormat;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { sampleBatch, concatBatches } from "./sampler.js";
-import { buildVocab } from "./vocab.js";
-import { IGNORE_INDEX } from "./cross-entropy.js";
+import { buildVocab } from "./buildVocab.js";
+import { IGNORE_INDEX } from "./crossEntropy.js";
 import { mulberry32 } from "../random.js";
 import { corpus } from "./train.js";
 

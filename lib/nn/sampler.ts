@@ -1,7 +1,7 @@
 /**
  * Seeded batches of (context → next character) examples from the training text.
  */
-import { IGNORE_INDEX } from "./cross-entropy.js";
+import { IGNORE_INDEX } from "./crossEntropy.js";
 import { randomInt, type Rng } from "../random.js";
 
 /** N examples: the C previous token ids of each row, and the id to predict (or IGNORE_INDEX for padding). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { train, corpus } from "./train.js";
-import { SGD } from "./sgd.js";
+import { SGD } from "./SGD.js";
 import { createModel, forward, backward } from "./model.js";
 import { sampleBatch } from "./sampler.js";
 import { mulberry32 } from "../random.js";

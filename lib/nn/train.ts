@@ -2,12 +2,12 @@
  * A small training loop for the course model on the shipped text.
  */
 import { SONNETS } from "./data/sonnets.js";
-import { buildVocab, type Vocab } from "./vocab.js";
+import { buildVocab, type Vocab } from "./buildVocab.js";
 import { createModel, forward, backward, type Model, type ModelConfig } from "./model.js";
 import { sampleBatch } from "./sampler.js";
 import { mulberry32 } from "../random.js";
 import { cpuOps } from "./ops.js";
-import { AdamW, type AdamWOptions } from "./adamw.js";
+import { AdamW, type AdamWOptions } from "./AdamW.js";
 import type { Ops } from "./types.js";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { accumulate } from "./accumulate.js";
-import { accumulateReference } from "./accumulate-reference.js";
+import { accumulateReference } from "./accumulateReference.js";
 import { round } from "./round.js";
 
 describe("accumulate(values, lengths, accumulator) and accumulateReference", () => {

@@ -4,9 +4,9 @@
  */
 import gpujs from "gpu.js";
 import { FORMATS } from "./formats.js";
-import { kernelRoundToFormat } from "./kernel-round.js";
-import { backendName } from "./backend-name.js";
-import { checkAccumulateArgs, type AccumulatorFormat } from "./accumulate-reference.js";
+import { kernelRoundToFormat } from "./kernelRoundToFormat.js";
+import { backendName } from "./backendName.js";
+import { checkAccumulateArgs, type AccumulatorFormat } from "./accumulateReference.js";
 
 const { GPU } = gpujs;
 
@@ -35,7 +35,7 @@ export interface AccumulateOptions {
  * @returns (K,) sums as float32
  * @throws {TypeError|RangeError} on bad arguments, naming the field
  * @example accumulate(new Float32Array(4096).fill(1), [1000, 2048, 4096], "fp16") // Float32Array [1000, 2048, 2048]
- * @see ./accumulate-reference.ts
+ * @see ./accumulateReference.ts
  */
 export function accumulate(values: Float32Array, lengths: readonly number[], accumulator: AccumulatorFormat, options: AccumulateOptions = {}): Float32Array {
   checkAccumulateArgs(values, lengths, accumulator);

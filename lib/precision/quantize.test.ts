@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { quantize, createQuantizer } from "./quantize.js";
 import { round } from "./round.js";
-import { kernelRoundToFormat } from "./kernel-round.js";
+import { kernelRoundToFormat } from "./kernelRoundToFormat.js";
 import { FORMATS } from "./formats.js";
 
 const N = 100_000;

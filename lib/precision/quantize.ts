@@ -4,8 +4,8 @@
  */
 import gpujs, { type IKernelRunShortcut } from "gpu.js";
 import { getFormat } from "./formats.js";
-import { kernelRoundToFormat } from "./kernel-round.js";
-import { backendName } from "./backend-name.js";
+import { kernelRoundToFormat } from "./kernelRoundToFormat.js";
+import { backendName } from "./backendName.js";
 
 const { GPU } = gpujs;
 

@@ -6,7 +6,7 @@ import { FORMATS, FORMAT_NAMES } from "./formats.js";
 import { nextUp, nextDown, ulp } from "./ulp.js";
 import { encode } from "./encode.js";
 import { decode } from "./decode.js";
-import { c10Bf16Bits, c10E4m3fnBits, c10E5m2Bits, c10StyleTf32Bits } from "./c10-casts.js";
+import { c10Bf16Bits, c10E4m3fnBits, c10E5m2Bits, c10StyleTf32Bits } from "./c10Casts.js";
 
 const SEED = 20261129;
 

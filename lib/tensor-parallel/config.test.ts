@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { paddedVocabSize, validTensorParallelSizes, checkTensorParallelSize } from "./config.js";
 import { parseModelConfig, PRESET_NAMES } from "../memory/index.js";
-import { loadPresetText } from "../memory/loadPreset.js";
+import { loadPresetText } from "../memory/loadPresetText.js";
 
 describe("paddedVocabSize (Megatron vocab_utils.py)", () => {
   it("pads GPT-2's 50257 to 50304 and Llama-2's 32000 to 32000, 32000, 32256, 32768 for T = 1, 2, 4, 8", () => {

@@ -13,10 +13,10 @@ export { TpComm, checkT, type TpCollective, type TpCommRecord } from "./comm.js"
 export { MAPPINGS, fForward, fBackward, gForward, gBackward, spAllGather, spReduceScatter } from "./mappings.js";
 export { divide, splitColumns, splitRows, concatColumns, concatRows } from "./shard.js";
 export { ColumnParallelLinear, RowParallelLinear, type ParallelLinearOptions } from "./linear.js";
-export { TensorParallelMlp, type MlpWeights } from "./mlp.js";
+export { TensorParallelMlp, type MlpWeights } from "./TensorParallelMlp.js";
 export { attentionForward, tensorParallelAttentionForward, type AttentionShape, type AttentionWeights } from "./attention.js";
 export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig } from "./config.js";
 export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
-export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./crossEntropy.js";
-export { summa2d, type SummaResult } from "./summa.js";
+export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./vocabParallelCrossEntropy.js";
+export { summa2d, type SummaResult } from "./summa2d.js";

@@ -3,7 +3,7 @@ import * as fc from "fast-check";
 import { matmul, mulberry32, gaussian, residualMlp } from "../nn/index.js";
 import { TpComm } from "./comm.js";
 import { ColumnParallelLinear, RowParallelLinear } from "./linear.js";
-import { TensorParallelMlp } from "./mlp.js";
+import { TensorParallelMlp } from "./TensorParallelMlp.js";
 import { splitColumns, splitRows, concatColumns, concatRows } from "./shard.js";
 import { tpCommPerLayer } from "./cost.js";
 

@@ -12,7 +12,7 @@ export interface ParallelLinearOptions {
   gatherOutput?: boolean;
   /** Sequence parallelism: the column layer's input and the row layer's output are row blocks (N/T, ·) (default false). */
   sequenceParallel?: boolean;
-  /** The matrix product (default lib/nn's CPU `matmul`; a gpu.js kernel from lib/nn/matmul-gpu.ts fits). */
+  /** The matrix product (default lib/nn's CPU `matmul`; a gpu.js kernel from lib/nn/createGpuMatmul.ts fits). */
   matmul?: MatmulFn;
 }
 

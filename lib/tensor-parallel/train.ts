@@ -1,6 +1,6 @@
 import { AdamW, createModel, forward, backward, sampleBatch, mulberry32, corpus, type Layer, type ModelConfig, type Param, type Activation, type Ops } from "../nn/index.js";
 import { TpComm } from "./comm.js";
-import { TensorParallelMlp } from "./mlp.js";
+import { TensorParallelMlp } from "./TensorParallelMlp.js";
 import { concatColumns, concatRows } from "./shard.js";
 
 /**
@@ -15,7 +15,7 @@ import { concatColumns, concatRows } from "./shard.js";
  * @returns the tensor-parallel layer; `fullParams()` gathers the shards back into lib/nn's [W1, b1, W2, b2]
  * @throws RangeError `block must be a residual-mlp layer, got linear`; `outFeatures (64) must be divisible by T (3)`
  * @example const tp = tensorParallelBlock(model.layers[2], new TpComm(2)); tp.params.length // 8: W1, b1, W2, b2 on each of 2 ranks
- * @see Shoeybi et al. 2019 §3; lib/nn/residual-mlp.ts
+ * @see Shoeybi et al. 2019 §3; lib/nn/residualMlp.ts
  */
 export function tensorParallelBlock(block: Layer, comm: TpComm): Layer & { mlp: TensorParallelMlp; fullParams(): Float32Array[] } {
   if (block.kind !== "residual-mlp") throw new RangeError(`block must be a residual-mlp layer, got ${block.kind}`);

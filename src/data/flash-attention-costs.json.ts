@@ -7,7 +7,7 @@
 //   per (d, N) in a browser, so it is done here once);
 // - flops: the share of a Llama-2-13B-shaped layer's matmul FLOPs spent in QKᵀ and PV.
 import { attentionFlopShare, flashAttentionForward, referenceAttention } from "../../lib/flash-attention/index.js";
-import { loadPresetText } from "../../lib/memory/loadPreset.js";
+import { loadPresetText } from "../../lib/memory/loadPresetText.js";
 
 const IO_DS = [16, 32, 64, 128, 256];
 const IO_NS = [1024, 2048, 4096];

@@ -3,7 +3,7 @@
 // same initial weights and batches, so the page draws the curves without training in the browser.
 import { train } from "../../lib/nn/index.js";
 import { castArray } from "../../lib/precision/index.js";
-import { trainQuantized } from "../../lib/precision/train-quantized.js";
+import { trainQuantized } from "../../lib/precision/trainQuantized.js";
 
 const steps = 200;
 const model = { width: 16, hiddenDim: 32, numBlocks: 1 };

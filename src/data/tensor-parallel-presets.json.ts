@@ -3,7 +3,7 @@
 // loadPresetText, which is Node-only): valid T (Megatron's rules) and the padded
 // vocabulary for each valid T, computed by lib/tensor-parallel.
 import { parseModelConfig } from "../../lib/memory/index.js";
-import { loadPresetText } from "../../lib/memory/loadPreset.js";
+import { loadPresetText } from "../../lib/memory/loadPresetText.js";
 import { validTensorParallelSizes, paddedVocabSize } from "../../lib/tensor-parallel/index.js";
 
 const names = ["llama-2-7b", "llama-2-13b", "llama-2-70b", "mistral-7b"];

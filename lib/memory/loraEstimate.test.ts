@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loraEstimate } from "./lora.js";
+import { loraEstimate } from "./loraEstimate.js";
 import { parseModelConfig } from "./parseModelConfig.js";
-import { loadPresetText } from "./loadPreset.js";
+import { loadPresetText } from "./loadPresetText.js";
 
 const llama7 = parseModelConfig(loadPresetText("llama-2-7b"));
 

@@ -4,7 +4,7 @@
  * (the chapter's "build it" exercise is graded on it).
  */
 import type { Activation, Format, Layer, Model, Saved } from "../nn/index.js";
-import { inputBytes } from "./layer-costs.js";
+import { inputBytes } from "./layerCosts.js";
 
 /**
  * The activations a step keeps alive for backward, and their peak.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { bf16round, castArray, fastRounder as caster } from "./fast-round.js";
+import { bf16round, castArray, fastRounder as caster } from "./fastRound.js";
 import { round } from "./round.js";
 
 /** Independent oracle: the nearer of the two bf16 neighbours of a float32, ties to the even one. */

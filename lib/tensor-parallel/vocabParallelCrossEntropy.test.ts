@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { crossEntropy, crossEntropyBackward, mulberry32, gaussian } from "../nn/index.js";
 import { TpComm } from "./comm.js";
-import { vocabParallelCrossEntropy } from "./crossEntropy.js";
+import { vocabParallelCrossEntropy } from "./vocabParallelCrossEntropy.js";
 import { splitColumns, concatColumns } from "./shard.js";
 
 describe("vocabParallelCrossEntropy", () => {

@@ -5,7 +5,7 @@
  */
 import { batchInput, backwardLayers, cpuOps, crossEntropy, crossEntropyBackward, forwardLayers, zeroGrad, type Activation, type Batch, type Model, type Ops, type Saved } from "../nn/index.js";
 import { checkSegments } from "./segments.js";
-import { inputBytes } from "./layer-costs.js";
+import { inputBytes } from "./layerCosts.js";
 
 /**
  * Options of {@link checkpointedStep}.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { matmul, mulberry32, gaussian } from "../nn/index.js";
-import { summa2d } from "./summa.js";
+import { summa2d } from "./summa2d.js";
 
 describe("summa2d", () => {
   it("worked example: [[1, 2], [3, 4]]·[[5, 6], [7, 8]] on a 2 × 2 grid is [[19, 22], [43, 50]]", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { initOptimizerState, optimizerStep, type OptimizerConfig } from "./optimizer-step.js";
-import { AdamW } from "./adamw.js";
-import { SGD } from "./sgd.js";
+import { initOptimizerState, optimizerStep, type OptimizerConfig } from "./optimizerStep.js";
+import { AdamW } from "./AdamW.js";
+import { SGD } from "./SGD.js";
 import type { Param } from "./types.js";
 
 const param = (v: Float32Array): Param => ({ name: "p", shape: [v.length], data: v.slice(), grad: new Float32Array(v.length) });

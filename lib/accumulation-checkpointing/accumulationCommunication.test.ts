@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { accumulationCommunication } from "./accumulation-communication.js";
+import { accumulationCommunication } from "./accumulationCommunication.js";
 
 describe("accumulationCommunication", () => {
   it("accumulationCommunication: worked example, 4 MB of gradients on 4 ranks, K = 8", () => {

@@ -3,7 +3,7 @@ import { ColumnParallelLinear, RowParallelLinear, type ParallelLinearOptions } f
 
 /**
  * The weights of lib/nn's residual MLP block y = x + tanh(x·W1 + b1)·W2 + b2.
- * @see lib/nn/residual-mlp.ts
+ * @see lib/nn/residualMlp.ts
  */
 export interface MlpWeights {
   /** (h, H) */

@@ -4,7 +4,7 @@ import { encode, toHex, formatWithBits } from "./encode.js";
 import { decode } from "./decode.js";
 import { round } from "./round.js";
 import { FORMAT_NAMES, FORMATS } from "./formats.js";
-import { fp32Bits } from "./c10-casts.js";
+import { fp32Bits } from "./c10Casts.js";
 
 describe("encode(format, x) and decode(format, bits)", () => {
   it("encode/decode: worked examples of fp16 and bf16 (IEEE 754 and bfloat16 tables)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createReduceKernel } from "./reduceKernel.js";
+import { createReduceKernel } from "./createReduceKernel.js";
 import { addChunk } from "./addChunk.js";
 import { ringAllReduce } from "./ringAllReduce.js";
 import { firstMismatch, randomBuffers } from "./testing.js";

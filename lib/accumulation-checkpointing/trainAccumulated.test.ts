@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { corpus } from "../nn/index.js";
-import { ACCUMULATION_MODES, trainAccumulated, trainAccumulatedSteps } from "./train-accumulated.js";
+import { ACCUMULATION_MODES, trainAccumulated, trainAccumulatedSteps } from "./trainAccumulated.js";
 
 const { tokens, vocab } = corpus();
 const model = { vocabSize: vocab.size, contextLength: 8, embedDim: 8, width: 16, hiddenDim: 32, numBlocks: 1, seed: 1 };

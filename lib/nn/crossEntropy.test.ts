@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { crossEntropy, crossEntropyBackward, IGNORE_INDEX } from "./cross-entropy.js";
+import { crossEntropy, crossEntropyBackward, IGNORE_INDEX } from "./crossEntropy.js";
 
 describe("crossEntropy", () => {
   it("crossEntropy of equal logits is ln V per token", () => {

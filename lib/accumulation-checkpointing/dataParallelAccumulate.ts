@@ -3,7 +3,7 @@
  * own micro-batches, then gradients are summed over ranks (an all-reduce).
  */
 import { flatGrad, type Batch, type Model, type Ops } from "../nn/index.js";
-import { accumulateGradients } from "./accumulate-gradients.js";
+import { accumulateGradients } from "./accumulateGradients.js";
 
 /**
  * How ranks normalise.

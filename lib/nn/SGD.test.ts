@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SGD } from "./sgd.js";
+import { SGD } from "./SGD.js";
 import type { Param } from "./types.js";
 
 function param(values: number[]): Param {

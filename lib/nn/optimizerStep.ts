@@ -2,8 +2,8 @@
  * The course's AdamW and SGD as one pure step function on plain arrays: what
  * a training loop that keeps its own state (the AMP step of chapter 4) calls.
  */
-import { AdamW, type AdamWOptions } from "./adamw.js";
-import { SGD, type SGDOptions } from "./sgd.js";
+import { AdamW, type AdamWOptions } from "./AdamW.js";
+import { SGD, type SGDOptions } from "./SGD.js";
 import type { Param } from "./types.js";
 
 /** SGD (torch.optim.SGD) and its hyperparameters. */

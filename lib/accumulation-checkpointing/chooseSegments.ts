@@ -2,7 +2,7 @@
  * Choosing where to checkpoint under a memory limit.
  */
 import { allSegmentations } from "./segments.js";
-import { simulateCheckpointing, type LayerCost } from "./simulate-checkpointing.js";
+import { simulateCheckpointing, type LayerCost } from "./simulateCheckpointing.js";
 
 /**
  * One point of the memory/compute trade-off.

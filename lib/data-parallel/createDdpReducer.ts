@@ -1,6 +1,6 @@
 import { chunkBounds } from "../collectives/index.js";
 import { assignBuckets } from "./assignBuckets.js";
-import type { GradCluster, GradMessage } from "./gradCluster.js";
+import type { GradCluster, GradMessage } from "./createGradCluster.js";
 
 /**
  * Bucket caps in bytes, as DDP's `bucket_cap_mb` and `_DEFAULT_FIRST_BUCKET_BYTES` set them.

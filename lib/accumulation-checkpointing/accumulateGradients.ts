@@ -2,7 +2,7 @@
  * Gradient accumulation on the course model: K micro-batches, one optimizer step.
  */
 import { backward, cpuOps, forward, zeroGrad, type Batch, type Model, type Ops } from "../nn/index.js";
-import { NORMALIZATIONS, type Normalization } from "./combine-micro-batch-gradients.js";
+import { NORMALIZATIONS, type Normalization } from "./combineMicroBatchGradients.js";
 
 /**
  * Options of {@link accumulateGradients}.

@@ -3,7 +3,7 @@
  * of the chapter's "it changes training" figure.
  */
 import { AdamW, backward, concatBatches, createModel, forward, mulberry32, sampleBatch, zeroGrad, type ModelConfig } from "../nn/index.js";
-import { accumulateGradients } from "./accumulate-gradients.js";
+import { accumulateGradients } from "./accumulateGradients.js";
 
 /**
  * How a run turns a window of micro-batches into one gradient.

@@ -7,11 +7,11 @@ import { corpus, DEFAULT_MODEL } from "../nn/train.js";
 import { createModel, forward, backward, type ModelConfig } from "../nn/model.js";
 import { copyParams, zeroGrad } from "../nn/param.js";
 import { sampleBatch } from "../nn/sampler.js";
-import { AdamW } from "../nn/adamw.js";
+import { AdamW } from "../nn/AdamW.js";
 import { cpuOps } from "../nn/ops.js";
 import { roundArrayWith, type Quantize } from "../nn/precision.js";
 import { mulberry32 } from "../random.js";
-import { castArray } from "./fast-round.js";
+import { castArray } from "./fastRound.js";
 
 /** Options of {@link trainQuantized}. */
 export interface TrainQuantizedOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { relativeError } from "./relative-error.js";
+import { relativeError } from "./relativeError.js";
 
 describe("relativeError", () => {
   it("relativeError(g, ref) is ‖g − ref‖/‖ref‖: worked examples", () => {

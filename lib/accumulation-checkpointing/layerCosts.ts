@@ -2,7 +2,7 @@
  * Per-layer activation and compute costs of the course model.
  */
 import { bytesPerElement, type Format, type Layer } from "../nn/index.js";
-import type { LayerCost } from "./simulate-checkpointing.js";
+import type { LayerCost } from "./simulateCheckpointing.js";
 
 /**
  * Bytes of a layer's input for `rows` rows: token ids are int32 (4 bytes), activations use `format`.

@@ -6,7 +6,7 @@
  */
 import gpujs from "gpu.js";
 import { checkMatmul, type MatmulShape } from "./matmul.js";
-import { backendName } from "../precision/backend-name.js";
+import { backendName } from "../precision/backendName.js";
 import type { Format } from "./precision.js";
 import type { MatmulFn } from "./types.js";
 

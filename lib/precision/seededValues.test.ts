@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { uniformValues, logUniformValues } from "./seeded-values.js";
+import { uniformValues, logUniformValues } from "./seededValues.js";
 import { mulberry32 } from "../random.js";
 import { isRepresentable } from "./round.js";
 

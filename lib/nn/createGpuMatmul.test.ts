@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { createGpuMatmul } from "./matmul-gpu.js";
+import { createGpuMatmul } from "./createGpuMatmul.js";
 import { matmul } from "./matmul.js";
 import { mulberry32 } from "../random.js";
 import { createModel, forward, backward } from "./model.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { trainQuantized } from "./train-quantized.js";
-import { castArray } from "./fast-round.js";
+import { trainQuantized } from "./trainQuantized.js";
+import { castArray } from "./fastRound.js";
 import { round } from "./round.js";
 import { train } from "../nn/train.js";
 

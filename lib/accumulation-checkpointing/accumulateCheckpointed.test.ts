@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { backward, concatBatches, corpus, createModel, flatGrad, forward, mulberry32, sampleBatch, zeroGrad, type Batch } from "../nn/index.js";
-import { accumulateCheckpointed } from "./accumulate-checkpointed.js";
-import { ActivationStore, guardBackward } from "./activation-store.js";
-import { checkpointedStep } from "./checkpointed-step.js";
-import { layerCosts } from "./layer-costs.js";
-import { relativeError } from "./relative-error.js";
+import { accumulateCheckpointed } from "./accumulateCheckpointed.js";
+import { ActivationStore, guardBackward } from "./ActivationStore.js";
+import { checkpointedStep } from "./checkpointedStep.js";
+import { layerCosts } from "./layerCosts.js";
+import { relativeError } from "./relativeError.js";
 import { allSegmentations } from "./segments.js";
-import { simulateCheckpointing } from "./simulate-checkpointing.js";
+import { simulateCheckpointing } from "./simulateCheckpointing.js";
 
 const { tokens, vocab } = corpus();
 const cfg = { vocabSize: vocab.size, contextLength: 8, embedDim: 8, width: 16, hiddenDim: 32, numBlocks: 2, seed: 3 };

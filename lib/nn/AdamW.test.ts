@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { AdamW } from "./adamw.js";
+import { AdamW } from "./AdamW.js";
 import type { Param } from "./types.js";
 
 function param(values: number[]): Param {

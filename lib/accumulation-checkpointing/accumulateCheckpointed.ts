@@ -3,7 +3,7 @@
  * the reference of the chapter's "build it" exercise.
  */
 import { batchInput, cpuOps, crossEntropy, crossEntropyBackward, forwardLayers, zeroGrad, type Activation, type Batch, type Model, type Ops, type Saved } from "../nn/index.js";
-import { ActivationStore } from "./activation-store.js";
+import { ActivationStore } from "./ActivationStore.js";
 import { checkSegments } from "./segments.js";
 
 /**
