@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, fail, formatValue, isNotImplemented, property } from "../harness/index.js";
+import { defineExercise, expectSame, property, expectThrows, type AnyFunction } from "../harness/index.js";
 import { collectiveCost } from "../../lib/collectives/collectiveCost.js";
 import type { allReduceTimeS } from "./all-reduce-time.js";
 
@@ -12,18 +12,7 @@ const reference: F = (algorithm, n, P, cost) => {
 const SECTION = "the page's section \"Bytes per rank and time against P\"";
 /** Fails unless f(...args) throws a RangeError whose message matches `pattern`. */
 async function expectRangeError(f: F, args: Parameters<F>, pattern: RegExp, hint: string) {
-  const call = `allReduceTimeS(${args.map((a) => formatValue(a)).join(", ")})`;
-  let out: unknown;
-  try {
-    out = await f(...(structuredClone(args) as Parameters<F>));
-  } catch (e) {
-    if (isNotImplemented(e)) throw e;
-    const name = (e as Error)?.name ?? typeof e, message = (e as Error)?.message ?? String(e);
-    if (name !== "RangeError") fail(`${call} threw ${name}: ${message}; the contract asks for a RangeError`, hint);
-    if (!pattern.test(message)) fail(`${call} threw RangeError "${message}", expected a message matching ${pattern}`, hint);
-    return;
-  }
-  fail(`${call} returned ${formatValue(out)} instead of throwing a RangeError`, hint);
+  await expectThrows(f as AnyFunction, args as unknown[], pattern, { class: RangeError, hint });
 }
 const same = (f: F, args: Parameters<F>, hint: string) => expectSame(f, reference, args, { tol: TOL, hint, name: "allReduceTimeS" });
 const c = { alphaS: 5e-6, bandwidthBytesPerS: 25e9 };

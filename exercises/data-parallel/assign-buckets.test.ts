@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, fail, formatValue, isNotImplemented, property } from "../harness/index.js";
+import { defineExercise, expectSame, property, expectThrows, type AnyFunction } from "../harness/index.js";
 import { assignBuckets as libAssignBuckets, MIB } from "../../lib/data-parallel/assignBuckets.js";
 import type { assignBuckets } from "./assign-buckets.js";
 
@@ -10,18 +10,7 @@ const same = (f: F, args: Parameters<F>, hint: string) => expectSame(f, referenc
 const SECTION = "the buckets paragraph of the page's section \"DataParallel versus DistributedDataParallel\"";
 /** Fails unless f(...args) throws a RangeError whose message matches `pattern`. */
 async function expectRangeError(f: F, args: Parameters<F>, pattern: RegExp, hint: string) {
-  const call = `assignBuckets(${args.map((a) => formatValue(a)).join(", ")})`;
-  let out: unknown;
-  try {
-    out = await f(...(structuredClone(args) as Parameters<F>));
-  } catch (e) {
-    if (isNotImplemented(e)) throw e;
-    const name = (e as Error)?.name ?? typeof e, message = (e as Error)?.message ?? String(e);
-    if (name !== "RangeError") fail(`${call} threw ${name}: ${message}; the contract asks for a RangeError`, hint);
-    if (!pattern.test(message)) fail(`${call} threw RangeError "${message}", expected a message matching ${pattern}`, hint);
-    return;
-  }
-  fail(`${call} returned ${formatValue(out)} instead of throwing a RangeError`, hint);
+  await expectThrows(f as AnyFunction, args as unknown[], pattern, { class: RangeError, hint });
 }
 
 export default defineExercise<F>({

@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, fail, formatValue, isNotImplemented, property } from "../harness/index.js";
+import { defineExercise, expectSame, property, expectThrows, type AnyFunction } from "../harness/index.js";
 import { ddpStepTimeMs as reference } from "../../lib/data-parallel/ddpStepTimeMs.js";
 import type { ddpStepTimeMs } from "./ddp-step-time.js";
 
@@ -10,18 +10,7 @@ const b = (readyMs: number, allReduceMs: number) => ({ readyMs, allReduceMs });
 const SECTION = "the page's section \"DataParallel versus DistributedDataParallel\"";
 /** Fails unless f(step) throws a RangeError whose message matches `pattern`. */
 async function expectRangeError(f: F, step: Parameters<F>[0], pattern: RegExp, hint: string) {
-  const call = `ddpStepTimeMs(${formatValue(step)})`;
-  let out: unknown;
-  try {
-    out = await f(structuredClone(step));
-  } catch (e) {
-    if (isNotImplemented(e)) throw e;
-    const name = (e as Error)?.name ?? typeof e, message = (e as Error)?.message ?? String(e);
-    if (name !== "RangeError") fail(`${call} threw ${name}: ${message}; the contract asks for a RangeError`, hint);
-    if (!pattern.test(message)) fail(`${call} threw RangeError "${message}", expected a message matching ${pattern}`, hint);
-    return;
-  }
-  fail(`${call} returned ${formatValue(out)} instead of throwing a RangeError`, hint);
+  await expectThrows(f as AnyFunction, [step] as unknown[], pattern, { class: RangeError, hint });
 }
 const ok = { forwardMs: 1, backwardMs: 4, buckets: [b(2, 1), b(4, 1)], optimizerMs: 1, overlap: true };
 

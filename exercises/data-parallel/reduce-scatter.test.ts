@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, fail, formatValue, isNotImplemented, property } from "../harness/index.js";
+import { defineExercise, expectSame, property, expectThrows, type AnyFunction } from "../harness/index.js";
 import { reduceScatter as libReduceScatter } from "../../lib/collectives/reduceScatter.js";
 import type { reduceScatter } from "./reduce-scatter.js";
 
@@ -11,18 +11,7 @@ const same = (f: F, buffers: number[][], hint: string) => expectSame(f, referenc
 const SECTION = "the page's section \"Ring all-reduce, step by step\" (how the buffer is cut)";
 /** Fails unless f(buffers) throws a RangeError whose message matches `pattern`. */
 async function expectRangeError(f: F, buffers: number[][], pattern: RegExp, hint: string) {
-  const call = `reduceScatter(${formatValue(buffers)})`;
-  let out: unknown;
-  try {
-    out = await f(structuredClone(buffers));
-  } catch (e) {
-    if (isNotImplemented(e)) throw e;
-    const name = (e as Error)?.name ?? typeof e, message = (e as Error)?.message ?? String(e);
-    if (name !== "RangeError") fail(`${call} threw ${name}: ${message}; the contract asks for a RangeError`, hint);
-    if (!pattern.test(message)) fail(`${call} threw RangeError "${message}", expected a message matching ${pattern}`, hint);
-    return;
-  }
-  fail(`${call} returned ${formatValue(out)} instead of throwing a RangeError`, hint);
+  await expectThrows(f as AnyFunction, [buffers] as unknown[], pattern, { class: RangeError, hint });
 }
 
 

@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { callSafely, defineExercise, fail, firstDifference, formatValue, isNotImplemented, property } from "../harness/index.js";
+import { callSafely, defineExercise, fail, firstDifference, formatValue, property, expectThrows, type AnyFunction } from "../harness/index.js";
 import { ringAllReduce as libRingAllReduce } from "../../lib/collectives/ringAllReduce.js";
 import { chunkBounds } from "../../lib/collectives/chunkBounds.js";
 import { collectiveCost } from "../../lib/collectives/collectiveCost.js";
@@ -102,18 +102,7 @@ function replay(buffers: number[][], messages: RingMessage[], len: number[], whe
 
 /** Fails unless f(buffers) throws a RangeError whose message matches `pattern`. */
 async function expectRangeError(f: F, buffers: number[][], pattern: RegExp, hint: string) {
-  const call = label(buffers);
-  let out: unknown;
-  try {
-    out = await f(structuredClone(buffers));
-  } catch (e) {
-    if (isNotImplemented(e)) throw e;
-    const name = (e as Error)?.name ?? typeof e, message = (e as Error)?.message ?? String(e);
-    if (name !== "RangeError") fail(`${call} threw ${name}: ${message}; the contract asks for a RangeError`, hint);
-    if (!pattern.test(message)) fail(`${call} threw RangeError "${message}", expected a message matching ${pattern}`, hint);
-    return;
-  }
-  fail(`${call} returned ${formatValue(out)} instead of throwing a RangeError`, hint);
+  await expectThrows(f as AnyFunction, [buffers] as unknown[], pattern, { class: RangeError, hint, label: label(buffers) });
 }
 
 /** P buffers of n multiples of 1/8 in [−125, 125]. */

@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { defineExercise, expectSame, fail, property } from "../harness/index.js";
+import { defineExercise, expectSame, property, expectThrows, type AnyFunction } from "../harness/index.js";
 import { activationBytesPerLayer as lib } from "../../lib/memory/index.js";
 import type { activationBytesPerLayer, LayerSetting } from "./activation-bytes.js";
 
@@ -9,19 +9,7 @@ const SECTION = "the chapter's \"Activations\" section";
 
 /** Passes when f throws a RangeError whose message matches `pattern` (the contract names the class and the message). */
 async function expectRangeError(f: typeof activationBytesPerLayer, o: LayerSetting, pattern: RegExp): Promise<void> {
-  const call = `activationBytesPerLayer(${JSON.stringify(o, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : v))})`;
-  const hint = "the stub's contract lists each error and its message";
-  let out: unknown;
-  try {
-    out = await f({ ...o });
-  } catch (e) {
-    const err = e as Error;
-    if (err?.name === "NotImplementedError") throw e;
-    if (err?.name !== "RangeError") fail(`${call} threw ${err?.name ?? typeof e}: ${err?.message}; the contract names a RangeError`, hint);
-    if (!pattern.test(err.message)) fail(`${call} threw "${err.message}", expected a message matching ${pattern}`, hint);
-    return;
-  }
-  fail(`${call} returned ${String(out)} instead of throwing a RangeError`, hint);
+  await expectThrows(f as AnyFunction, [o] as unknown[], pattern, { class: RangeError });
 }
 
 export default defineExercise({

@@ -1,5 +1,5 @@
 import * as fc from "fast-check";
-import { defineExercise, expectCall, expectSame, fail, property } from "../harness/index.js";
+import { defineExercise, expectCall, expectSame, fail, property, expectThrows, type AnyFunction } from "../harness/index.js";
 import { modelStateBytes } from "../../lib/memory/index.js";
 import type { zeroModelStateBytes } from "./zero-model-states.js";
 
@@ -14,17 +14,7 @@ const total = (m: { parameters: number; gradients: number; optimizerStates: numb
 
 /** Passes when f throws a RangeError whose message matches `pattern` (class and message, as the contract names both). */
 async function expectRangeError(f: typeof zeroModelStateBytes, args: Parameters<typeof zeroModelStateBytes>, pattern: RegExp, hint: string): Promise<void> {
-  let out: unknown;
-  try {
-    out = await f(...args);
-  } catch (e) {
-    const err = e as Error;
-    if (err?.name === "NotImplementedError") throw e;
-    if (err?.name !== "RangeError") fail(`zeroModelStateBytes(${args.map((a) => JSON.stringify(a) ?? String(a)).join(", ")}) threw ${err?.name ?? typeof e}: ${err?.message}; the contract names a RangeError`, hint);
-    if (!pattern.test(err.message)) fail(`zeroModelStateBytes(${args.map(String).join(", ")}) threw "${err.message}", expected a message matching ${pattern}`, hint);
-    return;
-  }
-  fail(`zeroModelStateBytes(${args.map((a) => JSON.stringify(a) ?? String(a)).join(", ")}) returned ${JSON.stringify(out)} instead of throwing a RangeError`, hint);
+  await expectThrows(f as AnyFunction, args as unknown[], pattern, { class: RangeError, hint });
 }
 
 export default defineExercise({
