@@ -7,8 +7,10 @@
 // - A box that scrolls (a wide table, a long code block, Inputs.table) must
 //   be reachable from the keyboard: it gets tabindex="0" while it overflows.
 // Cheap by design (Lighthouse measured 4.4 s of main thread when every
-// mutation re-scanned the page and read scroll sizes): one pass, when the page
-// has been quiet for 200 ms and the browser is idle.
+// mutation re-scanned the page and read scroll sizes): names and roles are set
+// on each added subtree as it arrives (no layout read); the overflow of
+// scrolling boxes is checked in one pass once the page has been quiet for
+// 200 ms and the browser is idle.
 // scripts/check-build.mjs checks this file is linked from every built page;
 // the e2e run checks every slider, every named <g> and every scrolling box in Chromium.
 
@@ -25,8 +27,8 @@ function updateTabindex(box) {
   else if (!scrolls && box.hasAttribute("data-a11y-tabindex")) box.removeAttribute("tabindex"), box.removeAttribute("data-a11y-tabindex");
 }
 
-/** Adds the missing names and roles at and under `el`, and the tabindex of its scrolling boxes. */
-export function fixAccessibleNames(el, watch = updateTabindex) {
+/** Adds the missing names and roles at and under `el` (no layout is read: cheap on every change). */
+export function fixNames(el) {
   for (const input of within(el, 'input[type="range"]:not([aria-label]):not([aria-labelledby])')) {
     const form = input.closest("form");
     const label = form?.querySelector("label")?.textContent?.trim();
@@ -34,16 +36,27 @@ export function fixAccessibleNames(el, watch = updateTabindex) {
     input.setAttribute("aria-label", label || number?.getAttribute("aria-label") || "value");
   }
   for (const g of within(el, "svg g[aria-label]:not([role])")) g.setAttribute("role", "group");
-  for (const box of within(el, SCROLLERS)) watch(box);
+  // Reachable by keyboard from the start; the quiet pass takes tabindex back from boxes that do not overflow.
+  for (const box of within(el, SCROLLERS)) if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0"), box.setAttribute("data-a11y-tabindex", "");
+}
+
+/** Adds the missing names and roles at and under `el`, and the tabindex of its scrolling boxes (reads layout). */
+export function fixAccessibleNames(el) {
+  fixNames(el);
+  for (const box of within(el, SCROLLERS)) updateTabindex(box);
 }
 
 if (typeof document !== "undefined") {
-  // One pass over the page once it has been quiet for a moment, not one per change:
-  // cells render in bursts, and the names only need to be right when someone reads them.
+  // Names and roles: on each added subtree at once (a query, no layout). Scrolling boxes need
+  // layout, so they are checked in one pass when the page has been quiet for a moment.
   let timer = 0;
-  const pass = () => { timer = 0; fixAccessibleNames(document.documentElement); };
+  const pass = () => { timer = 0; for (const box of within(document.documentElement, SCROLLERS)) updateTabindex(box); };
   const later = () => { clearTimeout(timer); timer = setTimeout(() => (window.requestIdleCallback ?? setTimeout)(pass), 200); };
-  new MutationObserver(later).observe(document.documentElement, { subtree: true, childList: true });
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) fixNames(n);
+    later();
+  }).observe(document.documentElement, { subtree: true, childList: true });
   addEventListener("resize", later);
+  fixNames(document.documentElement);
   later();
 }
