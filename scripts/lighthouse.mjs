@@ -143,4 +143,5 @@ for (const r of rows) {
 for (const r of rows) for (const f of r.failing) console.log(`  ✗ ${r.page}: ${f}`);
 console.log(`\n${rows.length} pages in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 console.log(bad ? `lighthouse: ${bad} page${bad > 1 ? "s" : ""} below 100 in accessibility, best practices or SEO` : "lighthouse: accessibility, best practices and SEO 100 on every page");
+console.log(`lighthouse: ${rows.length - bad} passed, ${bad} failed`);
 process.exit(bad ? 1 : 0);
