@@ -197,7 +197,7 @@ const dataParallel: Correction[] = [
   },
 ];
 
-// ── tensor-parallel, pipeline-parallel, zero, offload ──────
+// ── tensor-parallel, pipeline-parallel ─────────────────────
 const parallelism: Correction[] = [
   {
     id: "tp-1d-activations",
@@ -225,6 +225,14 @@ const parallelism: Correction[] = [
     correction: "True for weights, gradients and optimizer states; activation memory depends on the schedule: GPipe keeps all m micro-batches per stage (and m is what shrinks the bubble), 1F1B caps stage s at p − s micro-batches, and GPipe relied on re-computation to fit.",
     source: "Narayanan et al. 2021, §2.2.1; Huang et al. 2019, §2.3",
   },
+];
+
+// ── zero ───────────────────────────────────────────────────
+const zero: Correction[] = [
+];
+
+// ── offload ────────────────────────────────────────────────
+const offload: Correction[] = [
 ];
 
 // ── flash-attention ────────────────────────────────────────
@@ -273,7 +281,7 @@ const later: Correction[] = [
  * @see src/notes.md.ts
  */
 export const CORRECTIONS: readonly Correction[] = [
-  ...precision, ...memory, ...accumulationCheckpointing, ...amp, ...dataParallel, ...parallelism, ...flashAttention, ...later,
+  ...precision, ...memory, ...accumulationCheckpointing, ...amp, ...dataParallel, ...parallelism, ...zero, ...offload, ...flashAttention, ...later,
 ];
 
 /**
