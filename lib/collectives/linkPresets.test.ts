@@ -11,6 +11,7 @@ describe("LINK_PRESETS", () => {
     // published figure: PCI-SIG quotes ≈ 31.5 GB/s per direction for ×16 Gen4
     expect(B("pcie4-x16") / 1e9).toBeCloseTo(31.5, 1);
     expect(B("pcie4-x16") / 1e9).toBeCloseTo(31.5077, 3);
+    expect(B("pcie5-x16")).toBeCloseTo(2 * B("pcie4-x16"), 0); // twice the transfer rate, same encoding
   });
   it("the NVSwitch nodes give 12 and 18 times one NVLink link (A100: 600 GB/s total, H100: 900 GB/s total)", () => {
     expect(B("a100-nvswitch") / B("nvlink3-link")).toBe(12);

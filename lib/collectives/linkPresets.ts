@@ -23,6 +23,9 @@ const ALPHA_S = 5e-6;
 /** PCIe 4.0: 16 GT/s per lane, 128b/130b encoding, 16 lanes, 8 bits per byte (bytes/s, one direction). */
 const PCIE4_X16 = (16e9 * 16 * 128) / 130 / 8;
 
+/** PCIe 5.0: 32 GT/s per lane, 128b/130b encoding, 16 lanes (bytes/s, one direction). */
+const PCIE5_X16 = (32e9 * 16 * 128) / 130 / 8;
+
 /** One third-generation NVLink link, one direction: 600 GB/s total over 12 links, half of each link per direction (bytes/s). */
 const NVLINK3_LINK = 600e9 / 12 / 2;
 
@@ -35,6 +38,7 @@ const NVLINK3_LINK = 600e9 / 12 / 2;
  * | id | B per direction |
  * |---|---|
  * | pcie4-x16 | 31.5 GB/s |
+ * | pcie5-x16 | 63.0 GB/s |
  * | nvlink3-link | 25 GB/s (= {@link DEFAULT_COST_MODEL}) |
  * | a100-nvswitch | 300 GB/s |
  * | h100-nvswitch | 450 GB/s |
@@ -43,13 +47,18 @@ const NVLINK3_LINK = 600e9 / 12 / 2;
  * @example LINK_PRESETS.find((p) => p.id === "h100-nvswitch")!.bandwidthBytesPerS // 450e9
  * @see NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020), "Third-Generation NVLink" (12 links, 600 GB/s total per GPU; NVSwitch in DGX A100);
  *   NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), "Fourth-Generation NVLink" (18 links, 900 GB/s total per GPU);
- *   PCI Express Base Specification 4.0 (16 GT/s, 128b/130b); IEEE 802.3 / InfiniBand EDR, HDR, NDR line rates (100, 200, 400 Gb/s)
+ *   PCI Express Base Specification 4.0 (16 GT/s, 128b/130b) and 5.0 (32 GT/s); IEEE 802.3 / InfiniBand EDR, HDR, NDR line rates (100, 200, 400 Gb/s)
  */
 export const LINK_PRESETS: readonly LinkPreset[] = Object.freeze([
   {
     id: "pcie4-x16", name: "PCIe 4.0 ×16 (GPUs without NVLink)", alphaS: ALPHA_S, bandwidthBytesPerS: PCIE4_X16,
     derivation: "16 GT/s × 16 lanes × 128/130 ÷ 8 bits ≈ 31.5 GB/s per direction",
     source: "PCI Express Base Specification 4.0 (16 GT/s per lane, 128b/130b encoding)",
+  },
+  {
+    id: "pcie5-x16", name: "PCIe 5.0 ×16 (host link of an H100 SXM)", alphaS: ALPHA_S, bandwidthBytesPerS: PCIE5_X16,
+    derivation: "32 GT/s × 16 lanes × 128/130 ÷ 8 bits ≈ 63.0 GB/s per direction",
+    source: "PCI Express Base Specification 5.0 (32 GT/s per lane, 128b/130b encoding)",
   },
   {
     id: "nvlink3-link", name: "one NVLink-3 link (A100)", alphaS: ALPHA_S, bandwidthBytesPerS: NVLINK3_LINK,

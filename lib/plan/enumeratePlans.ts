@@ -1,0 +1,105 @@
+import type { ModelArch, Offload, Recompute, ZeroStage } from "../memory/index.js";
+import type { Attention } from "../memory/index.js";
+import { checkCluster, type Cluster } from "./clusterPresets.js";
+import type { Plan, Workload } from "./planLabel.js";
+
+/**
+ * What the search may choose. Every field is optional; omitted means "all".
+ * @see {@link enumeratePlans}
+ */
+export interface PlanSpace {
+  zeroStages?: readonly ZeroStage[];
+  offloads?: readonly Offload[];
+  recomputes?: readonly Recompute[];
+  attentions?: readonly Attention[];
+  sequenceParallel?: readonly boolean[];
+  /** Micro-batch sizes to try (default the powers of two up to 64 that divide the batch). */
+  microBatches?: readonly number[];
+  /** Tensor-parallel sizes to try (default every divisor of gpusPerNode that divides the heads and KV heads). */
+  tensorParallel?: readonly number[];
+  /** Pipeline-parallel sizes to try (default every divisor of the layer count). */
+  pipelineParallel?: readonly number[];
+}
+
+function divisors(n: number): number[] {
+  const out: number[] = [];
+  for (let d = 1; d <= n; d++) if (n % d === 0) out.push(d);
+  return out;
+}
+
+function positiveInt(name: string, v: number): number {
+  if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`${name} must be an integer >= 1, got ${v}`);
+  return v;
+}
+
+/**
+ * Checks a workload and returns it.
+ * @param w the workload
+ * @returns `w`
+ * @throws RangeError `workload.globalBatch must be an integer >= 1, got 0`, `workload.seqLen …`,
+ *   `workload.precision must be fp32, fp16 or bf16, got "fp8"`, `workload.optimizer must be adamw, sgd-momentum or sgd, got "lion"`
+ * @example checkWorkload({ globalBatch: 512, seqLen: 2048, precision: "bf16", optimizer: "adamw" }).seqLen // 2048
+ * @see {@link Workload}
+ */
+export function checkWorkload(w: Workload): Workload {
+  positiveInt("workload.globalBatch", w.globalBatch);
+  positiveInt("workload.seqLen", w.seqLen);
+  if (!["fp32", "fp16", "bf16"].includes(w.precision)) throw new RangeError(`workload.precision must be fp32, fp16 or bf16, got ${JSON.stringify(w.precision)}`);
+  if (!["adamw", "sgd-momentum", "sgd"].includes(w.optimizer)) throw new RangeError(`workload.optimizer must be adamw, sgd-momentum or sgd, got ${JSON.stringify(w.optimizer)}`);
+  return w;
+}
+
+/**
+ * Every plan of the search space that is well formed for this model, cluster
+ * and workload: tensor-parallel size inside a node and dividing the query and
+ * KV heads (Megatron splits attention by heads), pipeline size dividing the
+ * layers, t·p dividing the GPU count (d = N/(t·p)), micro-batch b with
+ * b·d dividing the global batch (accumulation m = B/(b·d)), offload of
+ * parameters only with ZeRO-3, optimizer offload only with ZeRO ≥ 1 (as
+ * DeepSpeed requires), sequence parallelism only with t > 1.
+ * Plans that are well formed but do not fit, or that a framework refuses,
+ * are kept: {@link evaluatePlan} rejects them with a reason.
+ * @param arch the model
+ * @param cluster the cluster (all its GPUs are used)
+ * @param workload the global batch and sequence length
+ * @param space restrictions of the search (default: everything)
+ * @returns the plans, in a fixed order (t, p, b, stage, offload, recompute, attention, sp)
+ * @throws RangeError from {@link checkCluster} and {@link checkWorkload}, and
+ *   `space.microBatches must hold integers >= 1, got 0`
+ * @example enumeratePlans(llama2_7b, clusterPreset("8x-a100-80gb"), { globalBatch: 64, seqLen: 4096, precision: "bf16", optimizer: "adamw" }).length
+ * @see Narayanan et al. 2021, §3 (Takeaway #1: t up to the GPUs of a node); DeepSpeed config docs (offload_param needs stage 3)
+ */
+export function enumeratePlans(arch: ModelArch, cluster: Cluster, workload: Workload, space: PlanSpace = {}): Plan[] {
+  checkCluster(cluster);
+  checkWorkload(workload);
+  const N = cluster.gpusPerNode * cluster.nodes;
+  const tps = (space.tensorParallel ?? divisors(cluster.gpusPerNode)).filter(
+    (t) => t <= cluster.gpusPerNode && arch.numHeads % t === 0 && arch.numKvHeads % t === 0,
+  );
+  const pps = (space.pipelineParallel ?? divisors(arch.numLayers)).filter((p) => arch.numLayers % p === 0);
+  const mbs = space.microBatches ?? [1, 2, 4, 8, 16, 32, 64];
+  for (const b of mbs) if (!Number.isSafeInteger(b) || b < 1) throw new RangeError(`space.microBatches must hold integers >= 1, got ${b}`);
+  const stages = space.zeroStages ?? [0, 1, 2, 3];
+  const offloads = space.offloads ?? ["none", "optimizer", "optimizer+params"];
+  const recomputes = space.recomputes ?? ["none", "selective", "full"];
+  const attentions = space.attentions ?? ["eager", "flash"];
+  const sps = space.sequenceParallel ?? [false, true];
+  const plans: Plan[] = [];
+  for (const t of tps) for (const p of pps) {
+    if (N % (t * p) !== 0) continue;
+    const d = N / (t * p);
+    for (const b of mbs) {
+      if (workload.globalBatch % (b * d) !== 0) continue;
+      const m = workload.globalBatch / (b * d);
+      for (const z of stages) for (const o of offloads) {
+        if (o === "optimizer" && z < 1) continue;
+        if (o === "optimizer+params" && z !== 3) continue;
+        for (const r of recomputes) for (const a of attentions) for (const sp of sps) {
+          if (sp && t === 1) continue;
+          plans.push({ dataParallel: d, tensorParallel: t, pipelineParallel: p, zeroStage: z, offload: o, recompute: r, sequenceParallel: sp, attention: a, microBatch: b, gradAccum: m });
+        }
+      }
+    }
+  }
+  return plans;
+}

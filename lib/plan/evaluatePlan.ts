@@ -1,0 +1,101 @@
+import { estimateMemory, formatGiB, parameterCount, type MemoryEstimate, type ModelArch } from "../memory/index.js";
+import type { Cluster } from "./clusterPresets.js";
+import { planLabel, type Plan, type Workload } from "./planLabel.js";
+import { stepTime, type StepTime, type StepTimeOptions } from "./stepTime.js";
+
+/**
+ * Options of {@link evaluatePlan}: the step-time assumptions and a price.
+ * @see {@link evaluatePlan}
+ */
+export interface EvaluateOptions extends StepTimeOptions {
+  /** Price of one GPU-hour in any currency; gives `costPerMillionTokens` (omitted: no cost). */
+  pricePerGpuHour?: number;
+}
+
+/**
+ * A plan, judged: memory per GPU (chapter 2's estimate with its peak), host
+ * memory, step time by cause, throughput, MFU and cost, and why it was
+ * rejected when it was.
+ * @see {@link evaluatePlan}
+ */
+export interface PlanResult {
+  plan: Plan;
+  label: string;
+  /** True when the plan runs: a framework accepts it, its peak fits the GPU and its offload fits the host. */
+  fits: boolean;
+  /** Why it does not run, e.g. "needs 93.10 GiB > 80.00 GiB per GPU: largest part activations (41.20 GiB)". */
+  reason?: string;
+  /** Bytes a GPU needs at its peak, minus the GPU's memory (> 0: over by that much). */
+  overBytes: number;
+  memory: MemoryEstimate;
+  time: StepTime;
+  /** Tokens per second, all GPUs. */
+  tokensPerS: number;
+  /** Model-FLOP utilisation: 6Ψ per token at the achieved rate over the cluster's peak. */
+  mfu: number;
+  /** Cost of a million tokens at `pricePerGpuHour`, when given. */
+  costPerMillionTokens?: number;
+}
+
+const gib = (bytes: number) => `${formatGiB(bytes)} GiB`;
+
+/** The named part of the peak that is largest: a steady component or a transient line. */
+function largestPart(m: MemoryEstimate): string {
+  const parts: [string, number][] = [
+    ["parameters", m.perGpu.parameters], ["gradients", m.perGpu.gradients], ["optimizer states", m.perGpu.optimizerStates],
+    ["gradient buckets", m.perGpu.gradientBuckets], ["stored activations", m.perGpu.activations],
+    ...m.peak.lines.map((l) => [l.what, l.bytes] as [string, number]),
+  ];
+  parts.sort((a, b) => b[1] - a[1]);
+  return `${parts[0][0]} (${gib(parts[0][1])})`;
+}
+
+/**
+ * Judges one plan on a cluster: memory from {@link estimateMemory} (the peak,
+ * with the transient lines: the layer being recomputed, ZeRO-3's gathered
+ * layer, the fp32 logits; under 1F1B the first stage keeps p micro-batches of
+ * its L/p layers, which is the L layers of one micro-batch that the estimate
+ * counts), host memory for offload (each GPU's CPU bytes × GPUs per node),
+ * step time from {@link stepTime}, and throughput. Rejected, with the reason:
+ * pipeline parallelism with ZeRO-2 or ZeRO-3 (DeepSpeed's pipeline engine
+ * refuses them: gradients must stay whole across micro-batches); a peak above
+ * the GPU's memory; offload above the host's memory.
+ * @param arch the model
+ * @param plan the plan
+ * @param cluster the cluster
+ * @param workload batch, sequence length, precision and optimizer
+ * @param options step-time assumptions and price (see {@link EvaluateOptions})
+ * @returns the judged plan
+ * @throws RangeError `pricePerGpuHour must be a finite number >= 0, got -1`, and the errors of estimateMemory and stepTime
+ * @example evaluatePlan(llama2_70b, plan, clusterPreset("8x-a100-80gb"), workload).reason
+ *   // "needs 160.92 GiB > 80.00 GiB per GPU: largest part optimizer states (97.61 GiB)" (for a ZeRO-0 plan)
+ * @see Rajbhandari et al. 2019 (ZeRO); Korthikanti et al. 2022 (activations); DeepSpeed runtime/pipe/engine.py (the ZeRO-2/3 assertion)
+ */
+export function evaluatePlan(arch: ModelArch, plan: Plan, cluster: Cluster, workload: Workload, options: EvaluateOptions = {}): PlanResult {
+  const price = options.pricePerGpuHour;
+  if (price !== undefined && (!Number.isFinite(price) || price < 0)) throw new RangeError(`pricePerGpuHour must be a finite number >= 0, got ${price}`);
+  const N = plan.dataParallel * plan.tensorParallel * plan.pipelineParallel;
+  const memory = estimateMemory({
+    arch, numGpus: N, zeroStage: plan.zeroStage, offload: plan.offload, precision: workload.precision, optimizer: workload.optimizer,
+    microBatch: plan.microBatch, seqLen: workload.seqLen, recompute: plan.recompute, tensorParallel: plan.tensorParallel,
+    pipelineParallel: plan.pipelineParallel, sequenceParallel: plan.sequenceParallel, attention: plan.attention,
+  });
+  const time = stepTime(arch, plan, cluster, workload, options);
+  const tokens = workload.globalBatch * workload.seqLen;
+  const tokensPerS = tokens / time.totalS;
+  const psi = parameterCount(arch).total;
+  const mfu = (6 * psi * tokensPerS) / (N * cluster.gpu.peakFlops16);
+  const overBytes = memory.peak.total - cluster.gpu.memoryBytes;
+  let reason: string | undefined;
+  if (plan.pipelineParallel > 1 && plan.zeroStage >= 2) {
+    reason = `ZeRO-${plan.zeroStage} with pipeline parallelism: DeepSpeed's pipeline engine accepts ZeRO stage 0 or 1 only`;
+  } else if (overBytes > 0) {
+    reason = `needs ${gib(memory.peak.total)} > ${gib(cluster.gpu.memoryBytes)} per GPU: largest part ${largestPart(memory)}`;
+  } else if (memory.cpuBytesPerGpu * cluster.gpusPerNode > cluster.cpuMemoryBytesPerNode) {
+    reason = `offload needs ${gib(memory.cpuBytesPerGpu * cluster.gpusPerNode)} of host memory > ${gib(cluster.cpuMemoryBytesPerNode)} per node`;
+  }
+  return {
+    plan, label: planLabel(plan), fits: reason === undefined, ...(reason ? { reason } : {}), overBytes, memory, time, tokensPerS, mfu,
+    ...(price !== undefined ? { costPerMillionTokens: ((N * price) / 3600) * time.totalS * (1e6 / tokens) } : {}),
+  };
+}

@@ -1,0 +1,93 @@
+import type { ModelArch } from "../memory/index.js";
+import type { Cluster } from "./clusterPresets.js";
+import { enumeratePlans, type PlanSpace } from "./enumeratePlans.js";
+import { evaluatePlan, type EvaluateOptions, type PlanResult } from "./evaluatePlan.js";
+import type { Plan, Workload } from "./planLabel.js";
+
+/**
+ * The planner's answer: the plans that run, fastest first, and the others with their reasons.
+ * @see {@link searchPlans}
+ */
+export interface SearchResult {
+  /** Plans that fit, by tokens per second (descending); at equal speed the one with more memory to spare first. */
+  ranked: PlanResult[];
+  /** Plans that do not run, each with its `reason`: those over memory first, least over first; then those a framework refuses. */
+  rejected: PlanResult[];
+  /** How many plans were judged. */
+  searched: number;
+}
+
+/**
+ * Searches every well-formed plan ({@link enumeratePlans}) and judges each
+ * ({@link evaluatePlan}): the ones that run ranked by throughput, the others
+ * kept with the reason they were rejected.
+ * @param arch the model
+ * @param cluster the cluster
+ * @param workload the workload
+ * @param space restrictions of the search, e.g. `{offloads: ["none"]}` for "no offload"
+ * @param options step-time assumptions and price
+ * @returns `{ranked, rejected, searched}`
+ * @throws RangeError from {@link enumeratePlans} and {@link evaluatePlan}
+ * @example searchPlans(llama2_7b, clusterPreset("8x-a100-80gb"), { globalBatch: 64, seqLen: 4096, precision: "bf16", optimizer: "adamw" }).ranked[0].label
+ * @see {@link evaluatePlan}
+ */
+export function searchPlans(arch: ModelArch, cluster: Cluster, workload: Workload, space: PlanSpace = {}, options: EvaluateOptions = {}): SearchResult {
+  const plans = enumeratePlans(arch, cluster, workload, space);
+  const results = plans.map((p) => evaluatePlan(arch, p, cluster, workload, options));
+  const ranked = results.filter((r) => r.fits).sort((a, b) => b.tokensPerS - a.tokensPerS || a.memory.peak.total - b.memory.peak.total);
+  const overMemory = (r: PlanResult) => (r.overBytes > 0 ? 0 : 1);
+  const rejected = results.filter((r) => !r.fits).sort((a, b) => overMemory(a) - overMemory(b) || a.overBytes - b.overBytes);
+  return { ranked, rejected, searched: results.length };
+}
+
+/**
+ * One single change to a plan and what it does.
+ * @see {@link singleChanges}
+ */
+export interface SingleChange {
+  /** What changes, e.g. "ZeRO stage 2 → 3". */
+  change: string;
+  result: PlanResult;
+}
+
+/**
+ * The sensitivity view: every plan one step away from `plan` (one more ZeRO
+ * stage, the next recomputation level, half the micro-batch with twice the
+ * accumulation, twice the tensor or pipeline size, sequence parallelism or
+ * FlashAttention switched on, optimizer or parameter offload), judged, the
+ * changes that make it fit first (then by throughput), so a reader sees which
+ * single change would make an infeasible plan fit and at what price in speed.
+ * Changes that would make an ill-formed plan (t beyond a node, p not dividing
+ * the layers) are left out.
+ * @param arch the model
+ * @param plan the starting plan (typically the rejected plan least over memory)
+ * @param cluster the cluster
+ * @param workload the workload
+ * @param options step-time assumptions
+ * @returns the neighbouring plans, fitting ones first
+ * @throws RangeError from {@link evaluatePlan}
+ * @example singleChanges(llama2_70b, search.rejected[0].plan, cluster, workload).find((c) => c.result.fits)?.change // e.g. "recompute selective → full"
+ * @see {@link searchPlans}
+ */
+export function singleChanges(arch: ModelArch, plan: Plan, cluster: Cluster, workload: Workload, options: EvaluateOptions = {}): SingleChange[] {
+  const out: [string, Plan][] = [];
+  if (plan.zeroStage < 3) out.push([`ZeRO stage ${plan.zeroStage} → ${plan.zeroStage + 1}`, { ...plan, zeroStage: (plan.zeroStage + 1) as Plan["zeroStage"] }]);
+  const next = { none: "selective", selective: "full" } as const;
+  if (plan.recompute !== "full") out.push([`recompute ${plan.recompute} → ${next[plan.recompute]}`, { ...plan, recompute: next[plan.recompute] }]);
+  if (plan.microBatch % 2 === 0) out.push([`micro-batch ${plan.microBatch} → ${plan.microBatch / 2} (accumulation ${plan.gradAccum} → ${plan.gradAccum * 2})`, { ...plan, microBatch: plan.microBatch / 2, gradAccum: plan.gradAccum * 2 }]);
+  const t2 = plan.tensorParallel * 2;
+  if (t2 <= cluster.gpusPerNode && plan.dataParallel % 2 === 0 && arch.numHeads % t2 === 0 && arch.numKvHeads % t2 === 0) {
+    out.push([`tensor parallel ${plan.tensorParallel} → ${t2}`, { ...plan, tensorParallel: t2, dataParallel: plan.dataParallel / 2, gradAccum: plan.gradAccum * 2 }]);
+  }
+  const p2 = plan.pipelineParallel * 2;
+  if (arch.numLayers % p2 === 0 && plan.dataParallel % 2 === 0) {
+    out.push([`pipeline parallel ${plan.pipelineParallel} → ${p2}`, { ...plan, pipelineParallel: p2, dataParallel: plan.dataParallel / 2, gradAccum: plan.gradAccum * 2 }]);
+  }
+  if (!plan.sequenceParallel && plan.tensorParallel > 1) out.push(["sequence parallelism on", { ...plan, sequenceParallel: true }]);
+  if (plan.attention !== "flash") out.push(["FlashAttention on", { ...plan, attention: "flash" }]);
+  if (plan.offload === "none" && plan.zeroStage >= 1) out.push(["offload the optimizer", { ...plan, offload: "optimizer" }]);
+  if (plan.offload !== "optimizer+params" && plan.zeroStage === 3) out.push(["offload parameters too", { ...plan, offload: "optimizer+params" }]);
+  return out
+    .map(([change, p]) => ({ change, result: evaluatePlan(arch, p, cluster, workload, options) }))
+    .sort((a, b) => Number(b.result.fits) - Number(a.result.fits) || b.result.tokensPerS - a.result.tokensPerS);
+}
