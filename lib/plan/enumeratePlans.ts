@@ -56,7 +56,9 @@ export function checkWorkload(w: Workload): Workload {
  * layers, t·p dividing the GPU count (d = N/(t·p)), micro-batch b with
  * b·d dividing the global batch (accumulation m = B/(b·d)), offload of
  * parameters only with ZeRO-3, optimizer offload only with ZeRO ≥ 1 (as
- * DeepSpeed requires), sequence parallelism only with t > 1.
+ * DeepSpeed requires), sequence parallelism only with t > 1, and no selective
+ * recomputation beside FlashAttention (which recomputes the attention core
+ * itself: the pair is the plan without recomputation).
  * Plans that are well formed but do not fit, or that a framework refuses,
  * are kept: {@link evaluatePlan} rejects them with a reason.
  * @param arch the model
@@ -96,6 +98,8 @@ export function enumeratePlans(arch: ModelArch, cluster: Cluster, workload: Work
         if (o === "optimizer+params" && z !== 3) continue;
         for (const r of recomputes) for (const a of attentions) for (const sp of sps) {
           if (sp && t === 1) continue;
+          // FlashAttention already recomputes the attention core in backward: with it, selective is "none".
+          if (a === "flash" && r === "selective" && recomputes.includes("none")) continue;
           plans.push({ dataParallel: d, tensorParallel: t, pipelineParallel: p, zeroStage: z, offload: o, recompute: r, sequenceParallel: sp, attention: a, microBatch: b, gradAccum: m });
         }
       }

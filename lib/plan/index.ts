@@ -12,3 +12,4 @@ export { evaluatePlan, type EvaluateOptions, type PlanResult } from "./evaluateP
 export { searchPlans, singleChanges, type SearchResult, type SingleChange } from "./searchPlans.js";
 export { MEGATRON_TABLE_1, type MegatronRun } from "./megatronTable1.js";
 export { gptArch } from "./gptArch.js";
+export { exportPlan, type ExportFormat } from "./exportPlan.js";

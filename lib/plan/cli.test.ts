@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { main } from "./cli.js";
+
+const base = ["--model", "llama-2-7b", "--cluster", "8x-a100-80gb", "--global-batch", "64", "--seq", "4096"];
+
+describe("npm run plan (main)", () => {
+  it("ranks the plans as JSON, fastest first, each with its memory and time", () => {
+    const r = main([...base, "--json", "--top", "3"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.ranked).toHaveLength(3);
+    expect(out.ranked[0].tokensPerS).toBeGreaterThanOrEqual(out.ranked[1].tokensPerS);
+    expect(out.ranked.every((x: { fits: boolean; peakBytes: number }) => x.fits && x.peakBytes <= 80 * 2 ** 30)).toBe(true);
+    expect(out.rejected.every((x: { reason: string }) => x.reason.length > 0)).toBe(true);
+  });
+  it("prints a table, and the cost of a million tokens with --price", () => {
+    const r = main([...base, "--price", "2"]);
+    expect(r.stdout).toMatch(/Searched [\d,]+ plans: [\d,]+ fit/);
+    expect(r.stdout).toMatch(/\$\/Mtok/);
+    expect(r.stdout).toMatch(/Why the others were rejected/);
+  });
+  it("when nothing fits, says why and which single change would fit", () => {
+    const r = main(["--model", "llama-2-70b", "--gpus", "1", "--gpus-per-node", "1", "--global-batch", "8", "--no-offload"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Nothing fits\. The closest plan: .*needs [\d.]+ GiB > 80\.00 GiB per GPU/);
+    expect(r.stdout).toMatch(/One change away:/);
+  });
+  it("exports the best plan that the format can express", () => {
+    const ds = main([...base, "--export", "deepspeed"]);
+    expect(ds.code).toBe(0);
+    const config = JSON.parse(ds.stdout);
+    expect(config.train_batch_size).toBe(config.train_micro_batch_size_per_gpu * config.gradient_accumulation_steps * 8);
+    expect(config.train_batch_size).toBe(64);
+    expect(main([...base, "--export", "megatron"]).stdout).toMatch(/--tensor-model-parallel-size \d+/);
+    expect(main([...base, "--export", "torchrun"]).stdout).toMatch(/^torchrun/);
+  });
+  it("bad input exits 2 naming the flag, with a suggestion", () => {
+    const cases: [string[], RegExp][] = [
+      [["--model", "llama-2-7", "--global-batch", "8"], /--model "llama-2-7" is neither a preset .* \(did you mean "llama-2-7b"\?\)/],
+      [["--model", "llama-2-7b"], /--global-batch is required/],
+      [[...base, "--efficiency", "1.5"], /--efficiency must be a number in \(0, 1\], got "1.5"/],
+      [[...base, "--export", "yaml"], /--export must be one of deepspeed, fsdp, megatron, torchrun, got "yaml"/],
+      [["--model", "gpt2", "--cluster", "8x-a100-80gb", "--gpus", "16", "--global-batch", "8"], /--cluster and --gpus contradict each other/],
+      [["--model", "gpt2", "--gpus", "12", "--global-batch", "8"], /--gpus \(12\) must be a multiple of --gpus-per-node \(8\)/],
+      [["--model", "gpt2", "--global-bach", "8"], /Unknown option '--global-bach'.*did you mean "--global-batch"\?/],
+    ];
+    for (const [argv, re] of cases) {
+      const r = main(argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(re);
+    }
+  });
+});

@@ -1,0 +1,194 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { didYouMean } from "../suggest.js";
+import { formatGiB, isPresetName, parseModelConfig, PRESET_NAMES, type ModelArch, type OptimizerName, type Precision } from "../memory/index.js";
+import { loadPresetText } from "../memory/loadPresetText.js";
+import { linkCostModel, LINK_PRESETS } from "../collectives/index.js";
+import { CLUSTER_PRESETS, clusterPreset, type Cluster } from "./clusterPresets.js";
+import { GPU_PRESETS, gpuPreset } from "./gpuPresets.js";
+import { exportPlan, type ExportFormat } from "./exportPlan.js";
+import { searchPlans, singleChanges } from "./searchPlans.js";
+import type { PlanResult } from "./evaluatePlan.js";
+import type { Workload } from "./planLabel.js";
+
+/**
+ * The `--help` text of `npm run plan`.
+ * @example HELP.startsWith("Plan a training run") // true
+ * @see {@link main}
+ */
+export const HELP = `Plan a training run: every layout of the GPUs, judged for memory and speed.
+
+Usage: npm run plan -- --model <preset|config.json> --global-batch B [cluster] [options]
+
+Model and workload
+  --model M            preset (${PRESET_NAMES.join(", ")}) or a config.json path
+  --global-batch B     sequences per optimizer step, all GPUs (required)
+  --seq S              tokens per sequence                                  (default 2048)
+  --precision P        fp32 | fp16 | bf16                                   (default bf16)
+  --optimizer O        adamw | sgd-momentum | sgd                           (default adamw)
+Cluster: a preset, or a GPU type and counts
+  --cluster C          ${CLUSTER_PRESETS.map((c) => c.id).join(" | ")}
+  --gpu G              ${GPU_PRESETS.map((g) => g.id).join(" | ")}                 (default a100-80gb)
+  --gpus N             all GPUs                                             (default 8)
+  --gpus-per-node G    GPUs in one node                                     (default 8)
+  --inter-node L       link between nodes: ${LINK_PRESETS.filter((l) => l.id.startsWith("net")).map((l) => l.id).join(" | ")}   (default net-200g)
+Search and assumptions
+  --no-offload         leave offload out of the search
+  --efficiency E       fraction of peak the matmuls reach, in (0, 1]        (default 0.6)
+  --price P            price of one GPU-hour: adds the cost of a million tokens
+  --top K              plans to print                                       (default 10)
+  --json               print {ranked, rejected (first 20), searched} as JSON
+  --export F           print the best plan as deepspeed | fsdp | megatron | torchrun
+  --help               this text
+
+Exit status: 0 on success (also when nothing fits: the answer says why), 2 on bad input (the message names the flag).
+`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  model: { type: "string" }, "global-batch": { type: "string" }, seq: { type: "string" }, precision: { type: "string" }, optimizer: { type: "string" },
+  cluster: { type: "string" }, gpu: { type: "string" }, gpus: { type: "string" }, "gpus-per-node": { type: "string" }, "inter-node": { type: "string" },
+  "no-offload": { type: "boolean" }, efficiency: { type: "string" }, price: { type: "string" }, top: { type: "string" },
+  json: { type: "boolean" }, export: { type: "string" }, help: { type: "boolean" },
+} as const;
+const OPTION_NAMES = Object.keys(OPTIONS);
+
+function int(flag: string, v: string | undefined, fallback: number | undefined, min: number, max: number): number {
+  if (v === undefined) {
+    if (fallback === undefined) throw new UsageError(`--${flag} is required`);
+    return fallback;
+  }
+  const n = /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${flag} must be an integer from ${min} to ${max.toLocaleString("en-US")}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function num(flag: string, v: string, lo: number, hi: number, loOpen: boolean): number {
+  const n = /^\d+(\.\d+)?(e-?\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
+  if (!(loOpen ? n > lo : n >= lo) || !(n <= hi)) throw new UsageError(`--${flag} must be a number in ${loOpen ? "(" : "["}${lo}, ${hi}], got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function choice<T extends string>(flag: string, v: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (v === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`--${flag} must be one of ${allowed.join(", ")}, got ${JSON.stringify(v)}${didYouMean(v, allowed)}`);
+  return v as T;
+}
+
+function loadArch(model: string): ModelArch {
+  let text: string;
+  if (isPresetName(model)) text = loadPresetText(model);
+  else if (existsSync(model) && statSync(model).isFile()) text = readFileSync(model, "utf8");
+  else throw new UsageError(`--model ${JSON.stringify(model)} is neither a preset (${PRESET_NAMES.join(", ")}) nor a config.json file${didYouMean(model, PRESET_NAMES)}`);
+  try {
+    return parseModelConfig(text);
+  } catch (e) {
+    throw new UsageError(`--model ${model}: ${(e as Error).message}`);
+  }
+}
+
+function cluster(values: Record<string, string | boolean | undefined>): Cluster {
+  const given = ["gpu", "gpus", "gpus-per-node", "inter-node"].filter((k) => values[k] !== undefined);
+  if (values.cluster !== undefined) {
+    if (given.length) throw new UsageError(`--cluster and --${given[0]} contradict each other: give a preset or the GPU type and counts`);
+    const ids = CLUSTER_PRESETS.map((c) => c.id);
+    return clusterPreset(choice("cluster", values.cluster as string, ids, ids[0]));
+  }
+  const gpu = choice("gpu", values.gpu as string | undefined, GPU_PRESETS.map((g) => g.id), "a100-80gb");
+  const perNode = int("gpus-per-node", values["gpus-per-node"] as string | undefined, 8, 1, 64);
+  const gpus = int("gpus", values.gpus as string | undefined, perNode, 1, 2 ** 20);
+  if (gpus % perNode !== 0 && gpus > perNode) throw new UsageError(`--gpus (${gpus}) must be a multiple of --gpus-per-node (${perNode}) when it fills more than one node`);
+  const nets = LINK_PRESETS.filter((l) => l.id.startsWith("net")).map((l) => l.id);
+  const inter = choice("inter-node", values["inter-node"] as string | undefined, nets, "net-200g");
+  const base = clusterPreset(gpu.startsWith("h100") ? "64x-h100-80gb" : "8x-a100-80gb");
+  return { ...base, gpu: gpuPreset(gpu), gpusPerNode: Math.min(perNode, gpus), nodes: Math.max(1, gpus / perNode), interNode: linkCostModel(inter) };
+}
+
+const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+
+function row(r: PlanResult, i: number, price: boolean): string {
+  const t = r.time;
+  const comm = t.tpCommS + t.pipelineSendS + t.dataParallelExposedS + t.offloadExposedS;
+  return [
+    String(i + 1).padStart(3), r.label.padEnd(52), fmt(r.tokensPerS).padStart(11), `${(r.mfu * 100).toFixed(1)} %`.padStart(7),
+    formatGiB(r.memory.peak.total).padStart(8), fmt(t.totalS, 2).padStart(9), fmt(comm, 2).padStart(8), fmt(t.pipelineBubbleS, 2).padStart(7),
+    ...(price ? [fmt(r.costPerMillionTokens ?? 0, 3).padStart(9)] : []),
+  ].join(" ");
+}
+
+/**
+ * The `npm run plan` command as a function: parses `argv`, searches, and
+ * returns the exit status and the output (a ranked table, JSON, or the best
+ * plan exported).
+ * @param argv e.g. ["--model", "llama-2-70b", "--gpus", "64", "--gpu", "h100-80gb", "--global-batch", "1024", "--seq", "4096"]
+ * @returns `{code: 0, stdout}`, or `{code: 2, stderr}` naming the flag on bad input
+ * @throws nothing: every error is returned as `{code: 2, stderr}`
+ * @example main(["--model", "llama-2-7b", "--cluster", "8x-a100-80gb", "--global-batch", "64", "--json"]).code // 0
+ * @see {@link searchPlans}, {@link exportPlan}
+ */
+export function main(argv: readonly string[]): { code: number; stdout: string; stderr: string } {
+  try {
+    const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS });
+    if (values.help) return { code: 0, stdout: HELP, stderr: "" };
+    if (values.model === undefined) throw new UsageError("give --model <preset|config.json> (see --help)");
+    const arch = loadArch(values.model);
+    const c = cluster(values);
+    const workload: Workload = {
+      globalBatch: int("global-batch", values["global-batch"], undefined, 1, 2 ** 24),
+      seqLen: int("seq", values.seq, 2048, 1, 2 ** 20),
+      precision: choice<Precision>("precision", values.precision, ["fp32", "fp16", "bf16"], "bf16"),
+      optimizer: choice<OptimizerName>("optimizer", values.optimizer, ["adamw", "sgd-momentum", "sgd"], "adamw"),
+    };
+    const efficiency = values.efficiency !== undefined ? num("efficiency", values.efficiency, 0, 1, true) : undefined;
+    const price = values.price !== undefined ? num("price", values.price, 0, 1e6, false) : undefined;
+    const top = int("top", values.top, 10, 1, 10_000);
+    const format = values.export !== undefined ? choice<ExportFormat>("export", values.export, ["deepspeed", "fsdp", "megatron", "torchrun"], "deepspeed") : undefined;
+    const r = searchPlans(arch, c, workload, values["no-offload"] ? { offloads: ["none"] } : {}, { computeEfficiency: efficiency, pricePerGpuHour: price });
+    if (format) {
+      const exportable = r.ranked.find((x) => { try { exportPlan(x.plan, arch, c, workload, format); return true; } catch { return false; } });
+      if (!exportable) throw new UsageError(`no plan that fits can be written as ${format}${r.ranked.length ? ` (the best is ${r.ranked[0].label})` : ""}`);
+      const note = exportable === r.ranked[0] ? "" : ` (the best plan, ${r.ranked[0].label}, cannot be written as ${format})`;
+      return { code: 0, stdout: exportPlan(exportable.plan, arch, c, workload, format), stderr: `plan: ${exportable.label}${note}\n` };
+    }
+    if (values.json) {
+      const strip = (x: PlanResult) => ({ label: x.label, plan: x.plan, fits: x.fits, reason: x.reason, peakBytes: x.memory.peak.total, time: x.time, tokensPerS: x.tokensPerS, mfu: x.mfu, costPerMillionTokens: x.costPerMillionTokens });
+      return { code: 0, stdout: JSON.stringify({ searched: r.searched, ranked: r.ranked.slice(0, top).map(strip), rejected: r.rejected.slice(0, 20).map(strip) }, null, 2) + "\n", stderr: "" };
+    }
+    const N = c.gpusPerNode * c.nodes;
+    const lines = [
+      `Model: ${values.model}; ${N} × ${c.gpu.name} (${c.nodes} node${c.nodes > 1 ? "s" : ""} of ${c.gpusPerNode}); global batch ${workload.globalBatch} × ${workload.seqLen} tokens; ${workload.precision}, ${workload.optimizer}`,
+      `Searched ${fmt(r.searched)} plans: ${fmt(r.ranked.length)} fit, ${fmt(r.rejected.length)} rejected.`,
+      "",
+    ];
+    if (r.ranked.length) {
+      lines.push(`  # ${"plan".padEnd(52)} ${"tokens/s".padStart(11)} ${"MFU".padStart(7)} ${"peak GiB".padStart(8)} ${"step s".padStart(9)} ${"comm s".padStart(8)} ${"bubble".padStart(7)}${price !== undefined ? ` ${"$/Mtok".padStart(9)}` : ""}`);
+      r.ranked.slice(0, top).forEach((x, i) => lines.push(row(x, i, price !== undefined)));
+      lines.push("", `Assumptions of the best plan: ${r.ranked[0].time.assumptions.join("; ")}.`);
+    } else {
+      const best = r.rejected[0];
+      lines.push(`Nothing fits. The closest plan: ${best.label}: ${best.reason}.`, "One change away:");
+      for (const ch of singleChanges(arch, best.plan, c, workload).slice(0, 6)) lines.push(`  ${ch.change}: ${ch.result.fits ? `fits, ${fmt(ch.result.tokensPerS)} tokens/s` : ch.result.reason}`);
+    }
+    const reasons = new Map<string, number>();
+    for (const x of r.rejected) { const k = x.reason!.replace(/\d+\.\d+ GiB/g, "…").replace(/\(.*\)/, ""); reasons.set(k, (reasons.get(k) ?? 0) + 1); }
+    if (reasons.size) {
+      lines.push("", "Why the others were rejected:");
+      for (const [k, n] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 5)) lines.push(`  ${fmt(n).padStart(6)} × ${k.trim()}`);
+    }
+    return { code: 0, stdout: lines.join("\n") + "\n", stderr: "" };
+  } catch (e) {
+    let msg = (e as Error).message;
+    const unknown = /Unknown option '--([^']+)'/.exec(msg);
+    if (unknown) msg += didYouMean(unknown[1], OPTION_NAMES, "--");
+    return { code: 2, stdout: "", stderr: `plan: ${msg}\nRun with --help for the options.\n` };
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const r = main(process.argv.slice(2));
+  if (r.stdout) process.stdout.write(r.stdout);
+  if (r.stderr) process.stderr.write(r.stderr);
+  process.exitCode = r.code;
+}
