@@ -1,4 +1,6 @@
-import { estimateMemory, formatGiB, parameterCount, type MemoryEstimate, type ModelArch } from "../memory/index.js";
+import { estimateMemory, parameterCount, type MemoryEstimate, type ModelArch } from "../memory/index.js";
+import { rejectionReason } from "./rejectionReason.js";
+import { modelFlopsUtilization } from "./modelFlopsUtilization.js";
 import type { Cluster } from "./clusterPresets.js";
 import { planLabel, type Plan, type Workload } from "./planLabel.js";
 import { stepTime, type StepTime, type StepTimeOptions } from "./stepTime.js";
@@ -37,19 +39,6 @@ export interface PlanResult {
   costPerMillionTokens?: number;
 }
 
-const gib = (bytes: number) => `${formatGiB(bytes)} GiB`;
-
-/** The named part of the peak that is largest: a steady component or a transient line. */
-function largestPart(m: MemoryEstimate): string {
-  const parts: [string, number][] = [
-    ["parameters", m.perGpu.parameters], ["gradients", m.perGpu.gradients], ["optimizer states", m.perGpu.optimizerStates],
-    ["gradient buckets", m.perGpu.gradientBuckets], ["stored activations", m.perGpu.activations],
-    ...m.peak.lines.map((l) => [l.what, l.bytes] as [string, number]),
-  ];
-  parts.sort((a, b) => b[1] - a[1]);
-  return `${parts[0][0]} (${gib(parts[0][1])})`;
-}
-
 /**
  * Judges one plan on a cluster: memory from {@link estimateMemory} (the peak,
  * with the transient lines: the layer being recomputed, ZeRO-3's gathered
@@ -84,16 +73,9 @@ export function evaluatePlan(arch: ModelArch, plan: Plan, cluster: Cluster, work
   const tokens = workload.globalBatch * workload.seqLen;
   const tokensPerS = tokens / time.totalS;
   const psi = parameterCount(arch).total;
-  const mfu = (6 * psi * tokensPerS) / (N * cluster.gpu.peakFlops16);
+  const mfu = modelFlopsUtilization(tokensPerS, psi, N, cluster.gpu.peakFlops16);
   const overBytes = memory.peak.total - cluster.gpu.memoryBytes;
-  let reason: string | undefined;
-  if (plan.pipelineParallel > 1 && plan.zeroStage >= 2) {
-    reason = `ZeRO-${plan.zeroStage} with pipeline parallelism: DeepSpeed's pipeline engine accepts ZeRO stage 0 or 1 only`;
-  } else if (overBytes > 0) {
-    reason = `needs ${gib(memory.peak.total)} > ${gib(cluster.gpu.memoryBytes)} per GPU: largest part ${largestPart(memory)}`;
-  } else if (memory.cpuBytesPerGpu * cluster.gpusPerNode > cluster.cpuMemoryBytesPerNode) {
-    reason = `offload needs ${gib(memory.cpuBytesPerGpu * cluster.gpusPerNode)} of host memory > ${gib(cluster.cpuMemoryBytesPerNode)} per node`;
-  }
+  const reason = rejectionReason(plan, memory, cluster);
   return {
     plan, label: planLabel(plan), fits: reason === undefined, ...(reason ? { reason } : {}), overBytes, memory, time, tokensPerS, mfu,
     ...(price !== undefined ? { costPerMillionTokens: ((N * price) / 3600) * time.totalS * (1e6 / tokens) } : {}),

@@ -1,5 +1,6 @@
 import { collectiveCost, messageTimeS, type CostModel } from "../collectives/index.js";
 import { parameterCount, trainingFlopsPerToken, type ModelArch } from "../memory/index.js";
+import { dataParallelCommTime } from "./dataParallelCommTime.js";
 import { closedFormBubble } from "../pipeline-parallel/index.js";
 import { tpCommPerLayer } from "../tensor-parallel/index.js";
 import type { Cluster } from "./clusterPresets.js";
@@ -143,22 +144,10 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
   let dataParallelExposedS = 0;
   let dataParallelHiddenS = 0;
   if (d > 1) {
-    const link = dataParallelLink(plan, cluster);
-    const cost = (kind: "ring-all-reduce" | "reduce-scatter" | "all-gather") => collectiveCost(kind, shard, d, link, bytes).timeS;
-    /** `times` collectives of `commS` each, each behind `behindS` of computation. */
-    const hide = (commS: number, behindS: number, times = 1) => {
-      const hidden = Math.min(commS, behindS);
-      dataParallelHiddenS += times * hidden;
-      dataParallelExposedS += times * (commS - hidden);
-    };
-    if (plan.zeroStage <= 1) {
-      hide(cost("ring-all-reduce"), backwardPerMicroBatch);
-    } else if (plan.zeroStage === 2) {
-      hide(cost("reduce-scatter"), backwardPerMicroBatch, m);
-      dataParallelExposedS += cost("all-gather");
-    } else {
-      hide(2 * cost("all-gather") + cost("reduce-scatter"), busyPerMicroBatch, m);
-    }
+    ({ exposedS: dataParallelExposedS, hiddenS: dataParallelHiddenS } = dataParallelCommTime({
+      zeroStage: plan.zeroStage, shardParams: shard, dataParallel: d, microBatches: m, link: dataParallelLink(plan, cluster),
+      bytesPerElement: bytes, backwardPerMicroBatchS: backwardPerMicroBatch, busyPerMicroBatchS: busyPerMicroBatch,
+    }));
   }
 
   // Offload: ZeRO-Offload's transfers over PCIe and the CPU Adam step of this rank's partition.
