@@ -38,7 +38,7 @@ export const CHAPTERS: readonly Chapter[] = [
   { number: 9, slug: "offload", title: "Offload (ZeRO-Offload, Gemini)", summary: "Using CPU memory for optimizer states and parameters, statically or with a chunk manager.", status: "coming" },
   { number: 10, slug: "flash-attention", title: "FlashAttention", summary: "Tiled attention with the online softmax: exact, and far less slow-memory traffic.", status: "written" },
   { number: 11, slug: "sophia", title: "The Sophia optimizer", summary: "A clipped diagonal second-order optimizer, against AdamW.", status: "written" },
-  { number: 12, slug: "plan", title: "Planning a training run", summary: "Putting it together: choosing parallelism, precision and memory savings for a model and a cluster.", status: "coming" },
+  { number: 12, slug: "plan", title: "Planning a training run", summary: "Putting it together: a planner that searches every layout of a model on a cluster, judged for memory and speed, against published runs and the notes' benchmark.", status: "written" },
 ];
 
 /**

@@ -9,7 +9,7 @@ export { planLabel, type Plan, type Workload } from "./planLabel.js";
 export { enumeratePlans, checkWorkload, type PlanSpace } from "./enumeratePlans.js";
 export { stepTime, type StepTime, type StepTimeOptions } from "./stepTime.js";
 export { evaluatePlan, type EvaluateOptions, type PlanResult } from "./evaluatePlan.js";
-export { searchPlans, singleChanges, type SearchResult, type SingleChange } from "./searchPlans.js";
+export { searchPlans, rankResults, singleChanges, type SearchResult, type SingleChange } from "./searchPlans.js";
 export { MEGATRON_TABLE_1, type MegatronRun } from "./megatronTable1.js";
 export { gptArch } from "./gptArch.js";
 export { exportPlan, type ExportFormat } from "./exportPlan.js";

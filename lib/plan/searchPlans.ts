@@ -33,7 +33,20 @@ export interface SearchResult {
  */
 export function searchPlans(arch: ModelArch, cluster: Cluster, workload: Workload, space: PlanSpace = {}, options: EvaluateOptions = {}): SearchResult {
   const plans = enumeratePlans(arch, cluster, workload, space);
-  const results = plans.map((p) => evaluatePlan(arch, p, cluster, workload, options));
+  return rankResults(plans.map((p) => evaluatePlan(arch, p, cluster, workload, options)));
+}
+
+/**
+ * Sorts judged plans into the planner's answer (the second half of
+ * {@link searchPlans}, for a caller that judges plans in pieces, such as a
+ * page that yields to the browser between them).
+ * @param results judged plans, from {@link evaluatePlan}
+ * @returns `{ranked, rejected, searched}` as {@link searchPlans} returns them (new arrays)
+ * @throws nothing
+ * @example rankResults(plans.map((p) => evaluatePlan(arch, p, cluster, workload))).ranked[0]
+ * @see {@link searchPlans}
+ */
+export function rankResults(results: readonly PlanResult[]): SearchResult {
   const ranked = results.filter((r) => r.fits).sort((a, b) => b.tokensPerS - a.tokensPerS || a.memory.peak.total - b.memory.peak.total);
   const overMemory = (r: PlanResult) => (r.overBytes > 0 ? 0 : 1);
   const rejected = results.filter((r) => !r.fits).sort((a, b) => overMemory(a) - overMemory(b) || a.overBytes - b.overBytes);
