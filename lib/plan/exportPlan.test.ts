@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { parseModelConfig } from "../memory/index.js";
+import { loadPresetText } from "../memory/loadPresetText.js";
+import { clusterPreset, exportPlan, type Plan, type Workload } from "./index.js";
+
+const llama = parseModelConfig(loadPresetText("llama-2-70b"));
+const c = clusterPreset("64x-h100-80gb");
+const w: Workload = { globalBatch: 1024, seqLen: 4096, precision: "bf16", optimizer: "adamw" };
+const dp: Plan = { dataParallel: 64, tensorParallel: 1, pipelineParallel: 1, zeroStage: 3, offload: "optimizer+params", recompute: "full", sequenceParallel: false, attention: "flash", microBatch: 2, gradAccum: 8 };
+const megatron: Plan = { dataParallel: 2, tensorParallel: 8, pipelineParallel: 4, zeroStage: 1, offload: "none", recompute: "selective", sequenceParallel: true, attention: "flash", microBatch: 1, gradAccum: 512 };
+
+describe("exportPlan", () => {
+  it("DeepSpeed: train_batch_size = micro × accumulation × d, the stage, the offload devices, bf16", () => {
+    const ds = JSON.parse(exportPlan(dp, llama, c, w, "deepspeed"));
+    expect(ds.train_batch_size).toBe(2 * 8 * 64);
+    expect(ds.train_batch_size).toBe(w.globalBatch);
+    expect(ds.train_micro_batch_size_per_gpu).toBe(2);
+    expect(ds.gradient_accumulation_steps).toBe(8);
+    expect(ds.zero_optimization.stage).toBe(3);
+    expect(ds.zero_optimization.offload_optimizer.device).toBe("cpu");
+    expect(ds.zero_optimization.offload_param.device).toBe("cpu");
+    expect(ds.bf16).toEqual({ enabled: true });
+    expect(ds.fp16).toBeUndefined();
+  });
+  it("Accelerate FSDP: FULL_SHARD for ZeRO-3, parameter offload, checkpointing, the decoder layer of the family", () => {
+    const y = exportPlan(dp, llama, c, w, "fsdp");
+    expect(y).toMatch(/^distributed_type: FSDP$/m);
+    expect(y).toMatch(/^ {2}fsdp_sharding_strategy: FULL_SHARD$/m);
+    expect(y).toMatch(/^ {2}fsdp_offload_params: true$/m);
+    expect(y).toMatch(/^ {2}fsdp_activation_checkpointing: true$/m);
+    expect(y).toMatch(/^ {2}fsdp_transformer_layer_cls_to_wrap: LlamaDecoderLayer$/m);
+    expect(y).toMatch(/^num_machines: 8$/m);
+    expect(y).toMatch(/^num_processes: 64$/m);
+    expect(exportPlan({ ...dp, zeroStage: 2, offload: "none" }, llama, c, w, "fsdp")).toMatch(/fsdp_sharding_strategy: SHARD_GRAD_OP/);
+  });
+  it("Megatron-LM: the model's shape, t, p, the batches, GQA, sequence parallelism, recomputation, the distributed optimizer", () => {
+    const a = exportPlan(megatron, llama, c, w, "megatron").replace(/\\\n\s*/g, "");
+    for (const flag of ["--num-layers 80", "--hidden-size 8192", "--num-attention-heads 64", "--group-query-attention", "--num-query-groups 8",
+      "--tensor-model-parallel-size 8", "--pipeline-model-parallel-size 4", "--micro-batch-size 1", "--global-batch-size 1024", "--bf16",
+      "--sequence-parallel", "--recompute-granularity selective", "--use-flash-attn", "--use-distributed-optimizer", "--seq-length 4096"]) {
+      expect(a).toContain(flag);
+    }
+  });
+  it("torchrun: one line per node of the cluster", () => {
+    const t = exportPlan(dp, llama, c, w, "torchrun");
+    expect(t).toMatch(/^torchrun/);
+    expect(t).toContain("--nnodes 8");
+    expect(t).toContain("--nproc-per-node 8");
+    expect(t).toContain("--rdzv-endpoint $MASTER_ADDR:29500");
+  });
+  it("refuses what a format cannot express, naming the alternative", () => {
+    expect(() => exportPlan(megatron, llama, c, w, "deepspeed")).toThrow(/a DeepSpeed config has no tensor or pipeline size \(plan has t = 8, p = 4\): export megatron/);
+    expect(() => exportPlan(dp, llama, c, w, "megatron")).toThrow(/Megatron-LM has no ZeRO-3/);
+    expect(() => exportPlan({ ...dp, zeroStage: 1, offload: "none" }, llama, c, w, "fsdp")).toThrow(/FSDP has no strategy for ZeRO-1/);
+    expect(() => exportPlan(dp, llama, c, w, "yaml" as never)).toThrow(/format must be deepspeed, fsdp, megatron or torchrun, got "yaml"/);
+  });
+});
