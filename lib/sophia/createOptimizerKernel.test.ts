@@ -1,7 +1,8 @@
 import { describe, it, expect, afterAll } from "vitest";
 import fc from "fast-check";
 import { createOptimizerKernel, type OptimizerKernel } from "./createOptimizerKernel.js";
-import { sophiagStep, SOPHIA_EPS } from "./sophiag.js";
+import { sophiagStep } from "./sophiag.js";
+import { sophiagKernelError } from "./sophiagKernelError.js";
 import { lionStep } from "./lion.js";
 import { AdamW, mulberry32, type Param } from "../nn/index.js";
 
@@ -13,23 +14,9 @@ function values(n: number, seed: number, positive = false): Float32Array {
   return Float32Array.from({ length: n }, () => (r() < 0.05 ? 0 : (positive || r() < 0.5 ? 1 : -1) * 2 ** (r() * 16 - 12)));
 }
 
-/**
- * Per-coordinate bound for SophiaG: TOL times the size of the terms (|θ|, and lr times the unclipped
- * ratio's numerator terms over |denominator| where the ratio is not clipped, else lr).
- */
+/** The kernel's step against sophiagStep (lib/sophia/sophiagKernelError.ts gives the per-coordinate scales). */
 function sophiaWithin(k: OptimizerKernel, theta: Float32Array, grad: Float32Array, m: Float32Array, h: Float32Array, cfg: { lr: number; betas: [number, number]; rho: number; weightDecay: number; bs: number }) {
-  const ref = sophiagStep(theta, grad, m, h, cfg), out = k.step({ theta, grad, m, s: h }, cfg);
-  let worstTheta = 0, worstM = 0, maxAbs = 0;
-  for (let i = 0; i < theta.length; i++) {
-    const mSize = Math.abs(cfg.betas[0] * m[i]!) + Math.abs((1 - cfg.betas[0]) * grad[i]!);
-    const den = cfg.rho * cfg.bs * h[i]! + SOPHIA_EPS, unclipped = Math.abs(ref.m[i]!) / den < 1;
-    const scale = Math.abs(theta[i]!) + cfg.lr * (unclipped ? mSize / Math.abs(den) : 1);
-    const dT = Math.abs(out.theta[i]! - ref.theta[i]!), dM = Math.abs(out.m[i]! - ref.m[i]!);
-    maxAbs = Math.max(maxAbs, dT);
-    worstTheta = Math.max(worstTheta, scale === 0 ? dT : dT / scale);
-    worstM = Math.max(worstM, mSize === 0 ? dM : dM / mSize);
-  }
-  return { worstTheta, worstM, maxAbs };
+  return sophiagKernelError(theta, grad, m, h, cfg, k.step({ theta, grad, m, s: h }, cfg));
 }
 
 describe("createOptimizerKernel: SophiaG equals sophiagStep within float32 tolerance", () => {
@@ -72,6 +59,17 @@ describe("createOptimizerKernel: SophiaG equals sophiagStep within float32 toler
           return r.worstTheta < TOL && r.worstM < TOL;
         }), { numRuns: 40 });
     } finally { k.destroy(); }
+  });
+  it("sophiagKernelError catches a kernel that misplaces bs, drops the weight decay or flips the uphill step", () => {
+    const n = 2000, theta = values(n, 11), grad = values(n, 12), m = values(n, 13), h = Float32Array.from(values(n, 14), (v) => v * 1e-4);
+    const cfg = { lr: 3e-3, betas: [0.965, 0.99] as [number, number], rho: 0.05, weightDecay: 0.1, bs: 128 };
+    const good = sophiagStep(theta, grad, m, h, cfg);
+    const noBs = sophiagStep(theta, grad, m, h, { ...cfg, bs: 1 });
+    const noWd = sophiagStep(theta, grad, m, h, { ...cfg, weightDecay: 0 });
+    const paperMax = sophiagStep(theta, grad, m, Float32Array.from(h, (v) => Math.max(v, 0)), cfg);
+    expect(sophiagKernelError(theta, grad, m, h, cfg, good).worstTheta).toBe(0);
+    for (const bad of [noBs, noWd, paperMax]) expect(sophiagKernelError(theta, grad, m, h, cfg, bad).worstTheta).toBeGreaterThan(100 * TOL); // dropping λ alone moves θ by lr·λ·|θ| = 3e-4 of |θ|
+    expect(() => sophiagKernelError([1], [1], [0], [0], cfg, { theta: [], m: [0] })).toThrow(/out.theta must have 1 elements, got 0/);
   });
   it("bad input names the field; n = 0 gives empty arrays", () => {
     const k = createOptimizerKernel("sophiag", "cpu");
