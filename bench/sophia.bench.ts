@@ -10,7 +10,7 @@
  */
 import { AdamW, mulberry32, type Param } from "../lib/nn/index.js";
 import { Lion, SophiaG } from "../lib/sophia/index.js";
-import { createOptimizerKernel, type KernelOptimizer } from "../lib/sophia/createOptimizerKernel.js";
+import { createOptimizerKernel, type KernelOptimizer, type KernelState } from "../lib/sophia/createOptimizerKernel.js";
 import { progress } from "./progress.js";
 
 const N = 1 << 20;
@@ -45,7 +45,7 @@ export default async function bench(): Promise<void> {
     for (const opt of ["adamw", "lion", "sophiag"] as KernelOptimizer[]) {
       const p = param(), k = createOptimizerKernel(opt, mode);
       try {
-        const st = { theta: p.data, grad: p.grad, m: new Float32Array(N), s: Float32Array.from(p.grad, (g) => g * g) };
+        const st: KernelState = { theta: p.data, grad: p.grad, m: new Float32Array(N), s: Float32Array.from(p.grad, (g) => g * g) };
         progress(`${opt} kernel on ${mode}`);
         const r = time(() => { const o = k.step(st, cfg[opt]); st.theta = o.theta; st.m = o.m; if (o.s) st.s = o.s; });
         print(`${opt} kernel, gpu.js ${k.backend}`, r);
