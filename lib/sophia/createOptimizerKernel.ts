@@ -79,7 +79,7 @@ function backendOf(kernel: Kernel | undefined): string {
  * The CPU references compute in float64 (SophiaG, Lion) or round every operation to float32
  * (AdamW); the kernels compute in float32 on the device (GLSL division may be off by ~2.5 ulp).
  * 1 − β and 1 − lr·λ are computed in float64 on the host and passed in (computing 1 − 0.999 from
- * a float32 β2 inside the kernel would lose five digits to cancellation).
+ * a float32 β2 inside the kernel gives 0.00099998713…, a relative error of 1.3e-5 from cancellation).
  * kernels.test.ts bounds the difference per coordinate by 2⁻²⁰ times the size of the terms.
  *
  * @param optimizer "sophiag" | "lion" | "adamw"
