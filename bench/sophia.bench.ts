@@ -1,12 +1,17 @@
 /**
- * Sophia benchmarks: optimizer steps per second on 1M parameters (one Float32Array,
- * CPU loop) for lib/nn's AdamW, Lion and SophiaG, and SophiaG's curvature update
- * (update_hessian), which runs once every k steps. Prints figures; asserts nothing.
+ * Sophia benchmarks: optimizer steps per second on 1M parameters (one Float32Array)
+ * for lib/nn's AdamW, Lion and SophiaG, as a CPU loop and as the gpu.js kernels of
+ * lib/sophia/createOptimizerKernel.ts on each backend Node has here (webasm, and
+ * gpu.js's own "cpu" mode: the kernel run as JavaScript), and SophiaG's curvature
+ * update (update_hessian), which runs once every k steps. A kernel step includes
+ * copying the arrays in and out (what the page's check does). Prints figures; asserts nothing.
  * The optimizer step is a small part of a training step: the forward and backward
  * passes dominate, and SophiaG's real extra cost is the GNB pass every k steps.
  */
 import { AdamW, mulberry32, type Param } from "../lib/nn/index.js";
 import { Lion, SophiaG } from "../lib/sophia/index.js";
+import { createOptimizerKernel, type KernelOptimizer, type KernelState } from "../lib/sophia/createOptimizerKernel.js";
+import { progress } from "./progress.js";
 
 const N = 1 << 20;
 
@@ -31,8 +36,20 @@ export default async function bench(): Promise<void> {
   { const p = param(), o = new SophiaG([p], { lr: 1e-4 }); o.updateHessian(); rows.push(["SophiaG step (bs 5120)", () => o.step(5120)]); }
   { const p = param(), o = new SophiaG([p], { lr: 1e-4 }); rows.push(["SophiaG update_hessian (every k steps)", () => o.updateHessian()]); }
   console.log(`${N} parameters (2^20), one Float32Array, CPU loop`);
-  for (const [name, run] of rows) {
-    const r = time(run);
+  const print = (name: string, r: { steps: number; msPerStep: number }) =>
     console.log(`${name.padEnd(48)} ${r.msPerStep.toFixed(2).padStart(8)} ms/step  ${(1000 / r.msPerStep).toFixed(1).padStart(7)} steps/s  (${r.steps} steps)`);
+  for (const [name, run] of rows) { progress(name); print(name, time(run)); }
+  console.log(`${N} parameters, gpu.js kernels (one launch per new state: SophiaG 2, Lion 2, AdamW 3)`);
+  const cfg = { adamw: { lr: 1e-3, t: 1 }, lion: { lr: 1e-4 }, sophiag: { lr: 1e-4, bs: 5120 } };
+  for (const mode of ["webasm", "cpu"]) {
+    for (const opt of ["adamw", "lion", "sophiag"] as KernelOptimizer[]) {
+      const p = param(), k = createOptimizerKernel(opt, mode);
+      try {
+        const st: KernelState = { theta: p.data, grad: p.grad, m: new Float32Array(N), s: Float32Array.from(p.grad, (g) => g * g) };
+        progress(`${opt} kernel on ${mode}`);
+        const r = time(() => { const o = k.step(st, cfg[opt]); st.theta = o.theta; st.m = o.m; if (o.s) st.s = o.s; });
+        print(`${opt} kernel, gpu.js ${k.backend}`, r);
+      } finally { k.destroy(); }
+    }
   }
 }

@@ -18,7 +18,23 @@ describe("trainCompare", () => {
     expect(early).toBeGreaterThan(0.9);
     expect(r.clipFraction.every((f) => f >= 0 && f <= 1)).toBe(true);
   });
+  it("gradient clipping at 1.0 by default for every optimizer (train_sophiag.py's grad_clip); 0 turns it off; wall-clock recorded per step", () => {
+    const on = trainCompare({ optimizer: "sophiag", lr: 3e-3, steps: 12, k: 5 });
+    const off = trainCompare({ optimizer: "sophiag", lr: 3e-3, steps: 12, k: 5, gradClip: 0 });
+    const tight = trainCompare({ optimizer: "sophiag", lr: 3e-3, steps: 12, k: 5, gradClip: 1e-3 });
+    expect(on.normClipped).toHaveLength(12);
+    expect(off.normClipped).toHaveLength(0);
+    expect(tight.normClipped.every(Boolean)).toBe(true); // a tiny threshold clips every step …
+    expect(tight.losses.at(-1)).not.toBe(off.losses.at(-1)); // … and changes SophiaG's trajectory (h sees the clipped ĝ too)
+    for (const r of [on, off]) {
+      expect(r.ms).toHaveLength(12);
+      expect(r.ms.every((t, i) => t > 0 && (i === 0 || t >= r.ms[i - 1]!))).toBe(true);
+    }
+    const lion = trainCompare({ optimizer: "lion", lr: 3e-3, steps: 5, gradClip: 1e-3 });
+    expect(lion.normClipped).toEqual([true, true, true, true, true]);
+  });
   it("bad input", () => {
+    expect(() => trainCompare({ optimizer: "adamw", lr: 1e-3, steps: 3, gradClip: -1 })).toThrow(/gradClip must be a finite number >= 0, got -1/);
     expect(() => trainCompare({ optimizer: "sophiag", lr: 1e-3, steps: 3, k: 0 })).toThrow(/k must be an integer >= 1, got 0/);
     expect(() => trainCompare({ optimizer: "sophiag", lr: 1e-3, steps: 3, rho: 0 })).toThrow(/rho must be a finite number > 0, got 0/);
     expect(() => trainCompare({ optimizer: "sgd" as never, lr: 1e-3, steps: 3 })).toThrow(/optimizer must be one of adamw, lion, sophiag, sophiah, got sgd/);

@@ -7,6 +7,7 @@ import { AdamW, corpus, createModel, forward, backward, sampleBatch, mulberry32,
 import { SophiaG, isHessianStep, validateSophiaG } from "./sophiag.js";
 import { Lion } from "./lion.js";
 import { gnbGradients, hutchinson, modelHvp, rademacher } from "./estimators.js";
+import { clipGradNorm } from "./clipGradNorm.js";
 
 /** Which optimizer. */
 export type OptimizerName = "adamw" | "lion" | "sophiag" | "sophiah";
@@ -31,6 +32,12 @@ export interface TrainCompareOptions {
   /** Sequences per step (default 8) and positions per sequence (default 16). */
   batchSize?: number;
   seqLen?: number;
+  /**
+   * Global gradient-norm clipping before every optimizer step, for every optimizer, and before
+   * SophiaG's `updateHessian` (default 1.0, as `grad_clip` in both training scripts of the Sophia
+   * repository; 0 disables it, as there). SophiaH's Hutchinson estimate is not a gradient and is not clipped.
+   */
+  gradClip?: number;
   /** Model sizes (default DEFAULT_MODEL). */
   model?: Partial<Omit<ModelConfig, "vocabSize">>;
 }
@@ -49,6 +56,10 @@ export interface TrainCompareResult {
   negativeFraction: number[];
   /** The 0-based step at which training stopped on a non-finite loss or gradient, or null. */
   divergedAt: number | null;
+  /** Wall-clock milliseconds since the start, after each step (the step, and the curvature estimate when one follows it). */
+  ms: number[];
+  /** Whether the gradient norm exceeded `gradClip` at each step (the script's `clip_time` counter); empty when clipping is off. */
+  normClipped: boolean[];
 }
 
 /**
@@ -56,7 +67,7 @@ export interface TrainCompareResult {
  *
  * @param o optimizer, lr, steps, seed, Sophia's k and ρ
  * @returns losses per step, cumulative passes, clip fractions, the model
- * @throws {RangeError} `lr must be a finite number > 0, got 0`; `steps must be an integer >= 1, got 0`;
+ * @throws {RangeError} `lr must be a finite number > 0, got 0`; `gradClip must be a finite number >= 0, got -1`; `steps must be an integer >= 1, got 0`;
  *   `k must be an integer >= 1, got 0`; `rho must be a finite number > 0, got 0`; `optimizer must be one of adamw, lion, sophiag, sophiah, got sgd`
  * @example
  * trainCompare({ optimizer: "sophiag", lr: 3e-3, steps: 200 }).losses.at(-1); // below the first loss (trainCompare.test.ts)
@@ -68,7 +79,8 @@ export function trainCompare(o: TrainCompareOptions): TrainCompareResult {
   if (!(Number.isInteger(o.steps) && o.steps >= 1)) throw new RangeError(`steps must be an integer >= 1, got ${o.steps}`);
   const k = o.k ?? 10;
   if (!(Number.isInteger(k) && k >= 1)) throw new RangeError(`k must be an integer >= 1, got ${k}`);
-  const seed = o.seed ?? 0, wd = o.weightDecay ?? 0.1, warm = o.warmup ?? 0;
+  const seed = o.seed ?? 0, wd = o.weightDecay ?? 0.1, warm = o.warmup ?? 0, gradClip = o.gradClip ?? 1;
+  if (!(Number.isFinite(gradClip) && gradClip >= 0)) throw new RangeError(`gradClip must be a finite number >= 0, got ${gradClip}`);
   const { vocab, tokens } = corpus();
   const cfg = { ...DEFAULT_MODEL, ...o.model, vocabSize: vocab.size };
   const model = createModel({ ...cfg, seed: cfg.seed + seed });
@@ -85,6 +97,8 @@ export function trainCompare(o: TrainCompareOptions): TrainCompareResult {
   let spent = 0;
   const negativeFraction: number[] = [];
   let divergedAt: number | null = null;
+  const ms: number[] = [], normClipped: boolean[] = [];
+  const t0 = performance.now();
   for (let s = 0; s < o.steps; s++) {
     opt.lr = o.lr * (warm > 0 ? Math.min(1, (s + 1) / warm) : 1);
     const batch = sample();
@@ -94,6 +108,7 @@ export function trainCompare(o: TrainCompareOptions): TrainCompareResult {
     backward(model, f);
     spent += 1;
     try {
+      if (gradClip > 0) normClipped.push(clipGradNorm(model.params, gradClip) > gradClip);
       if (opt instanceof SophiaG) { opt.step(f.tokenCount); clipFraction.push(opt.lastClipped / nParams); } else opt.step();
     } catch (e) {
       if (e instanceof RangeError && /must be finite/.test(e.message)) { divergedAt = s; break; }
@@ -103,7 +118,12 @@ export function trainCompare(o: TrainCompareOptions): TrainCompareResult {
     if (sophia && isHessianStep(s, k)) {
       const hb = sample();
       const so = opt as SophiaG;
-      if (name === "sophiag") { gnbGradients(model, hb, estRng); so.updateHessian(); spent += 1; }
+      if (name === "sophiag") {
+        gnbGradients(model, hb, estRng);
+        if (gradClip > 0) clipGradNorm(model.params, gradClip); // train_sophiag.py clips ĝ too, before update_hessian
+        so.updateHessian();
+        spent += 1;
+      }
       else {
         // SophiaH: ĥ = u⊙(Hu) estimates diag(H) of the mean loss itself; GNB's stored ĝ⊙ĝ is ≈ diag(H)/bs
         // (the step multiplies by bs), so ĥ/bs enters the same EMA and ρ means the same for both.
@@ -118,6 +138,7 @@ export function trainCompare(o: TrainCompareOptions): TrainCompareResult {
       }
     }
     passes.push(spent);
+    ms.push(performance.now() - t0);
   }
-  return { losses, passes, clipFraction, model, negativeFraction, divergedAt };
+  return { losses, passes, clipFraction, model, negativeFraction, divergedAt, ms, normClipped };
 }

@@ -1,7 +1,7 @@
 // Data loader (Node, build time, a few milliseconds): the sophia page's worked examples with fixed
 // inputs, computed by the same lib/sophia functions the tests check, so nothing runs on page open.
-import { toyTrajectory, gnbLogitEstimate, sampleIndex, hessianSchedule, sophiagStep, hessianEma } from "../../lib/sophia/index.js";
-import { createModel, corpus, DEFAULT_MODEL, parameterCount, mulberry32 } from "../../lib/nn/index.js";
+import { toyTrajectory, gnbLogitEstimate, sampleIndex, hessianSchedule, sophiagStep, hessianEma, SophiaG, Lion } from "../../lib/sophia/index.js";
+import { createModel, corpus, DEFAULT_MODEL, parameterCount, mulberry32, AdamW } from "../../lib/nn/index.js";
 
 const oneD = (() => {
   const a = 25, x0 = 1, lr = 0.1, steps = 20, l = { a, b: 0 };
@@ -15,7 +15,19 @@ const gnbDemo = (() => {
   return { p, labels, S, est: gnbLogitEstimate(p, labels), mean };
 })();
 
+// Optimizer-state bytes on the character model, read off the optimizers' own state arrays.
+const stateBytes = (() => {
+  const model = createModel({ ...DEFAULT_MODEL, vocabSize: corpus().vocab.size });
+  const bytes = (arrays: Float32Array[][]) => arrays.flat().reduce((a, x) => a + x.byteLength, 0);
+  const adamw = new AdamW(model.params), lion = new Lion(model.params), sophia = new SophiaG(model.params);
+  return {
+    weights: bytes([model.params.map((p) => p.data)]),
+    adamw: bytes([adamw.expAvg, adamw.expAvgSq]), lion: bytes([lion.expAvg]), sophiag: bytes([sophia.expAvg, sophia.hessian]),
+  };
+})();
+
 process.stdout.write(JSON.stringify({
+  stateBytes,
   oneD,
   gnbDemo,
   sched: { k: 4, steps: 10, list: hessianSchedule(10, 4) },

@@ -1,0 +1,184 @@
+/**
+ * Elementwise optimizer updates as gpu.js kernels: SophiaG (the chapter's
+ * subject), and Lion and lib/nn's AdamW (the baselines, for `npm run bench`).
+ * One GPU thread per coordinate, float32 throughout (`precision: "single"`).
+ *
+ * gpu.js kernels return one value per thread, so each new state is its own
+ * launch: SophiaG is two kernels (m', then θ', which recomputes m' from the
+ * same inputs rather than reading it back), Lion two, AdamW three.
+ *
+ * This module imports gpu.js (about 640 kB): pages import it dynamically, in
+ * the cell that runs it, and `lib/sophia/index.ts` does not re-export it.
+ */
+import gpujs from "gpu.js";
+import { validateSophiaG, SOPHIA_EPS, SOPHIAG_DEFAULTS, type SophiaGOptions } from "./sophiag.js";
+import { validateLion, type LionOptions } from "./lion.js";
+
+const { GPU } = gpujs;
+
+/** Which update {@link createOptimizerKernel} compiles. */
+export type KernelOptimizer = "sophiag" | "lion" | "adamw";
+
+/** Per-step inputs of a kernel: the weights, the gradient and the optimizer's state (all of n float32). */
+export interface KernelState {
+  theta: Float32Array;
+  grad: Float32Array;
+  /** First moment (every optimizer). */
+  m: Float32Array;
+  /** SophiaG's Hessian EMA h (as `sophia.py` stores it, without bs); AdamW's second moment v. Unused by Lion. */
+  s?: Float32Array;
+}
+
+/** Hyperparameters for one step. SophiaG: {@link SophiaGOptions} and `bs`; Lion: {@link LionOptions}; AdamW: lib/nn's names and `t`. */
+export interface KernelConfig extends SophiaGOptions, LionOptions {
+  /** SophiaG: tokens per step (default 5120). */
+  bs?: number;
+  /** AdamW: ε (default 1e-8). */
+  eps?: number;
+  /** AdamW: the 1-based step number t (bias correction), default 1. */
+  t?: number;
+}
+
+/** A compiled update; call `destroy()` when done. */
+export interface OptimizerKernel {
+  /**
+   * One step on new arrays (the inputs are not modified).
+   * @returns `{theta, m, s?}`: new Float32Arrays (`s`: AdamW's new v; SophiaG's h is not written by a step)
+   */
+  step(state: KernelState, config?: KernelConfig): { theta: Float32Array; m: Float32Array; s?: Float32Array };
+  /** The gpu.js backend that ran the last step: "webgl2", "webasm", "cpu", … ("unknown" before the first step). */
+  readonly backend: string;
+  /** Frees the kernels and their gpu.js instance (undestroyed kernels leak tens of MB). */
+  destroy(): void;
+}
+
+type Kernel = ((...args: unknown[]) => unknown) & { setOutput(o: number[]): unknown; destroy(): void; kernel?: unknown };
+
+/** The backend of a kernel after its first run, by its class (GL kernels all report mode "gpu"). */
+function backendOf(kernel: Kernel | undefined): string {
+  const inner = kernel?.kernel;
+  const g = gpujs as unknown as Record<string, (new (...a: never[]) => unknown) | undefined>;
+  const order: [string, string][] = [["WebGL2Kernel", "webgl2"], ["HeadlessGLKernel", "headlessgl"], ["WebGLKernel", "webgl"], ["WebGPUKernel", "webgpu"], ["WebAssemblyKernel", "webasm"], ["CPUKernel", "cpu"]];
+  for (const [cls, name] of order) {
+    const C = g[cls];
+    if (C && inner instanceof C) return name;
+  }
+  return "unknown";
+}
+
+/**
+ * Compiles the elementwise update of one optimizer as gpu.js kernels.
+ *
+ * SophiaG, per coordinate, as `_single_tensor_sophiag` of Liuhong99/Sophia `sophia.py`
+ * (commit 2fc52f24d4bc008658111b0237a70953ada22398), the same placement of ρ, bs and ε as
+ * {@link sophiagStep}: m' = β1·m + (1 − β1)·g;
+ * θ' = θ·(1 − lr·λ) − lr·sign(m')·min(|m'| / (ρ·bs·h + 1e-15), 1).
+ * Lion (Chen et al. 2023, Algorithm 2): c = β1·m + (1 − β1)·g; θ' = θ·(1 − lr·λ) − lr·sign(c);
+ * m' = β2·m + (1 − β2)·g. AdamW: lib/nn's `AdamW.step` (torch.optim.AdamW) at step t.
+ *
+ * The CPU references compute in float64 (SophiaG, Lion) or round every operation to float32
+ * (AdamW); the kernels compute in float32 on the device (GLSL division may be off by ~2.5 ulp).
+ * 1 − β and 1 − lr·λ are computed in float64 on the host and passed in (computing 1 − 0.999 from
+ * a float32 β2 inside the kernel gives 0.00099998713…, a relative error of 1.3e-5 from cancellation).
+ * kernels.test.ts bounds the difference per coordinate by 2⁻²⁰ times the size of the terms.
+ *
+ * @param optimizer "sophiag" | "lion" | "adamw"
+ * @param mode gpu.js mode: "gpu" (default: the best backend here: WebGL2 in a browser, webasm in Node), "cpu", "webasm", "webgl2"…
+ * @returns an {@link OptimizerKernel}
+ * @throws {RangeError} `optimizer must be one of sophiag, lion, adamw, got sgd`; from `step`: the messages of
+ *   {@link validateSophiaG} / {@link validateLion} (`rho must be a finite number > 0, got 0`, `betas[1] must be in [0, 1), got 1`…),
+ *   `bs must be a finite number > 0, got 0`, `grad[3] must be finite, got NaN`, `m must have 4 elements, got 3`,
+ *   `s must have 4 elements, got 0` (SophiaG's h, AdamW's v), `t must be an integer >= 1, got 0`
+ * @example
+ * const k = createOptimizerKernel("sophiag", "cpu");
+ * k.step({ theta: Float32Array.of(1), grad: Float32Array.of(0.5), m: Float32Array.of(0), s: Float32Array.of(0.5) },
+ *   { lr: 0.1, betas: [0.5, 0.9], rho: 1, weightDecay: 0, bs: 1 }); // {theta: [0.95], m: [0.25]} (float32)
+ * k.destroy();
+ * @see Liuhong99/Sophia sophia.py `_single_tensor_sophiag` (2fc52f24); gpu.js 2.24 README ("createKernel",
+ *   "Dynamic Sized Arguments", "Precision", "Destructing"); Chen et al. 2023 (arXiv:2302.06675), Algorithm 2
+ */
+export function createOptimizerKernel(optimizer: KernelOptimizer, mode = "gpu"): OptimizerKernel {
+  if (!["sophiag", "lion", "adamw"].includes(optimizer)) throw new RangeError(`optimizer must be one of sophiag, lion, adamw, got ${optimizer}`);
+  const gpu = mode === "gpu" ? new GPU() : new GPU({ mode: mode as never });
+  const make = (fn: (...a: never[]) => number): Kernel =>
+    gpu.createKernel(fn as never).setOutput([1]).setPrecision("single").setDynamicOutput(true).setDynamicArguments(true) as unknown as Kernel;
+  type This = { thread: { x: number } };
+  const kernels: Record<string, Kernel> = {};
+  if (optimizer === "sophiag") {
+    kernels.m = make(function (this: This, m: number[], g: number[], b1: number, c1: number) {
+      const i = this.thread.x;
+      return b1 * m[i] + c1 * g[i];
+    });
+    kernels.theta = make(function (this: This, th: number[], g: number[], m: number[], h: number[], lr: number, b1: number, c1: number, rho: number, bs: number, decay: number, eps: number) {
+      const i = this.thread.x;
+      const mi = b1 * m[i] + c1 * g[i];
+      const ratio = Math.min(Math.abs(mi) / (rho * bs * h[i] + eps), 1.0);
+      return th[i] * decay - lr * Math.sign(mi) * ratio;
+    });
+  } else if (optimizer === "lion") {
+    kernels.m = make(function (this: This, m: number[], g: number[], b2: number, c2: number) {
+      const i = this.thread.x;
+      return b2 * m[i] + c2 * g[i];
+    });
+    kernels.theta = make(function (this: This, th: number[], g: number[], m: number[], lr: number, b1: number, c1: number, decay: number) {
+      const i = this.thread.x;
+      const c = b1 * m[i] + c1 * g[i];
+      return th[i] * decay - lr * Math.sign(c);
+    });
+  } else {
+    kernels.m = make(function (this: This, m: number[], g: number[], c1: number) {
+      const i = this.thread.x;
+      return m[i] + c1 * (g[i] - m[i]);
+    });
+    kernels.s = make(function (this: This, v: number[], g: number[], b2: number, c2: number) {
+      const i = this.thread.x;
+      return v[i] * b2 + c2 * (g[i] * g[i]);
+    });
+    kernels.theta = make(function (this: This, th: number[], g: number[], m: number[], v: number[], decay: number, c1: number, b2: number, c2: number, stepSize: number, bc2Sqrt: number, eps: number) {
+      const i = this.thread.x;
+      const mi = m[i] + c1 * (g[i] - m[i]);
+      const vi = v[i] * b2 + c2 * (g[i] * g[i]);
+      return th[i] * decay - stepSize * (mi / (Math.sqrt(vi) / bc2Sqrt + eps));
+    });
+  }
+  const run = (k: Kernel, n: number, ...args: unknown[]): Float32Array => {
+    k.setOutput([n]);
+    return Float32Array.from(k(...args) as ArrayLike<number>);
+  };
+  return {
+    step(state, config = {}) {
+      const { theta, grad, m, s } = state, n = theta.length;
+      for (const [name, a] of [["grad", grad], ["m", m]] as const) if (a.length !== n) throw new RangeError(`${name} must have ${n} elements, got ${a.length}`);
+      if (optimizer !== "lion" && s?.length !== n) throw new RangeError(`s must have ${n} elements, got ${s?.length ?? 0}`);
+      for (let i = 0; i < n; i++) if (!Number.isFinite(grad[i])) throw new RangeError(`grad[${i}] must be finite, got ${grad[i]}`);
+      if (optimizer === "sophiag") {
+        const { lr, betas, rho, weightDecay } = validateSophiaG(config);
+        const bs = config.bs ?? SOPHIAG_DEFAULTS.bs;
+        if (!(Number.isFinite(bs) && bs > 0)) throw new RangeError(`bs must be a finite number > 0, got ${bs}`);
+        if (n === 0) return { theta: new Float32Array(0), m: new Float32Array(0) };
+        return { theta: run(kernels.theta!, n, theta, grad, m, s, lr, betas[0], 1 - betas[0], rho, bs, 1 - lr * weightDecay, SOPHIA_EPS), m: run(kernels.m!, n, m, grad, betas[0], 1 - betas[0]) };
+      }
+      if (optimizer === "lion") {
+        const { lr, betas, weightDecay } = validateLion(config);
+        if (n === 0) return { theta: new Float32Array(0), m: new Float32Array(0) };
+        return { theta: run(kernels.theta!, n, theta, grad, m, lr, betas[0], 1 - betas[0], 1 - lr * weightDecay), m: run(kernels.m!, n, m, grad, betas[1], 1 - betas[1]) };
+      }
+      const lr = config.lr ?? 1e-3, betas = config.betas ?? [0.9, 0.999], eps = config.eps ?? 1e-8, wd = config.weightDecay ?? 1e-2, t = config.t ?? 1;
+      for (const [k, v] of [["lr", lr], ["eps", eps], ["weightDecay", wd]] as const) if (!(Number.isFinite(v) && v >= 0)) throw new RangeError(`${k} must be a finite number >= 0, got ${v}`);
+      betas.forEach((b, i) => { if (!(b >= 0 && b < 1)) throw new RangeError(`betas[${i}] must be in [0, 1), got ${b}`); });
+      if (!(Number.isInteger(t) && t >= 1)) throw new RangeError(`t must be an integer >= 1, got ${t}`);
+      if (n === 0) return { theta: new Float32Array(0), m: new Float32Array(0), s: new Float32Array(0) };
+      const decay = Math.fround(1 - lr * wd), stepSize = lr / (1 - betas[0] ** t), bc2Sqrt = Math.sqrt(1 - betas[1] ** t);
+      return {
+        theta: run(kernels.theta!, n, theta, grad, m, s, decay, 1 - betas[0], betas[1], 1 - betas[1], stepSize, bc2Sqrt, eps),
+        m: run(kernels.m!, n, m, grad, 1 - betas[0]),
+        s: run(kernels.s!, n, s, grad, betas[1], 1 - betas[1]),
+      };
+    },
+    get backend() { return backendOf(kernels.theta); },
+    destroy() {
+      for (const k of Object.values(kernels)) k.destroy();
+      gpu.destroy();
+    },
+  };
+}
