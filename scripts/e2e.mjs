@@ -19,6 +19,7 @@ const REQUIRED = {
   "flash-attention": ["flash-kernel-webgl2", "standard-kernel-webgl2"],
   "tensor-parallel": ["tp-matmul-webgl2"],
   "pipeline-parallel": ["pipeline-training"],
+  sophia: ["sophia-kernel-webgl2"],
   plan: ["plan-search"],
 };
 
