@@ -1,7 +1,7 @@
 import { matmul } from "../nn/index.js";
 import type { TpComm } from "./comm.js";
 import { fForward } from "./mappings.js";
-import { RowParallelLinear } from "./linear.js";
+import { RowParallelLinear } from "./RowParallelLinear.js";
 import { checkTensorParallelSize } from "./config.js";
 
 /**

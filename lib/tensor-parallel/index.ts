@@ -12,7 +12,9 @@
 export { TpComm, checkT, type TpCollective, type TpCommRecord } from "./comm.js";
 export { MAPPINGS, fForward, fBackward, gForward, gBackward, spAllGather, spReduceScatter } from "./mappings.js";
 export { divide, splitColumns, splitRows, concatColumns, concatRows } from "./shard.js";
-export { ColumnParallelLinear, RowParallelLinear, type ParallelLinearOptions } from "./linear.js";
+export { ColumnParallelLinear, type ParallelLinearOptions } from "./ColumnParallelLinear.js";
+export { RowParallelLinear } from "./RowParallelLinear.js";
+export { addBiasRows, columnSums, checkRows } from "./shard.js";
 export { TensorParallelMlp, type MlpWeights } from "./TensorParallelMlp.js";
 export { attentionForward, tensorParallelAttentionForward, type AttentionShape, type AttentionWeights } from "./attention.js";
 export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig } from "./config.js";
