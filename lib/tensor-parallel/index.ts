@@ -16,7 +16,7 @@ export { ColumnParallelLinear, type ParallelLinearOptions } from "./ColumnParall
 export { RowParallelLinear } from "./RowParallelLinear.js";
 export { addBiasRows, columnSums, checkRows } from "./shard.js";
 export { TensorParallelMlp, type MlpWeights } from "./TensorParallelMlp.js";
-export { attentionForward, tensorParallelAttentionForward, type AttentionShape, type AttentionWeights } from "./attention.js";
+export { attentionForward, attentionBackward, tensorParallelAttentionForward, tensorParallelAttentionBackward, type AttentionShape, type AttentionWeights, type AttentionGrads } from "./attention.js";
 export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig } from "./config.js";
 export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
