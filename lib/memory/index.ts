@@ -20,3 +20,4 @@ export { trainingFlopsPerToken, achievedFlopsPerGpu, largestPlausibleParams, A10
 export { PRESET_NAMES, isPresetName, type PresetName } from "./presets.js";
 export { GiB, formatGiB } from "./units.js";
 export { firstStageActivationBytes, inFlightChunks, type PipelineActivationOptions, type PipelineSchedule } from "./firstStageActivationBytes.js";
+export { PARALLEL_MEMORY_EXAMPLES, exampleArgv, exampleSetup, parallelMemoryRows, type ParallelMemoryExample } from "./parallelMemoryExamples.js";
