@@ -22,3 +22,6 @@ export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
 export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./vocabParallelCrossEntropy.js";
 export { summa2d, type SummaResult } from "./summa2d.js";
+export { summa25d } from "./summa25d.js";
+export { linear3d, type Linear3dResult } from "./linear3d.js";
+export { multiDimTpCosts, type TpMode, type TpModeCost } from "./multiDimTpCosts.js";
