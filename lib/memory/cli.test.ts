@@ -172,5 +172,12 @@ describe("main(argv) — the estimate CLI", () => {
     expect(text).toMatch(/micro-batch 1 × 8 micro-batches \(1f1b\)/);
     expect(text).toMatch(/4 chunks of 10 layers in flight \(1f1b, 8 micro-batches, p = 4\) = 40 layers' worth/);
   });
+
+  it("without --gpus, one tensor × pipeline group: --tp 2 --pp 4 runs on 8 GPUs with no data parallelism", () => {
+    const out = JSON.parse(main(["--model", "llama-2-7b", "--tp", "2", "--pp", "4", "--json"]).stdout);
+    expect(out.dataParallel).toBe(1);
+    expect(out.perGpu.parameters).toBe(2 * Math.ceil(6_738_415_616 / 8));
+    expect(main(["--model", "llama-2-7b", "--tp", "2", "--pp", "4"]).stdout).toMatch(/Setup: 8 GPUs \(data 1 × tensor 2 × pipeline 4\)/);
+  });
 });
 

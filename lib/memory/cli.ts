@@ -36,7 +36,7 @@ Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
 
   --model M          preset (${PRESET_NAMES.join(", ")}) or a config.json path
   --params N         parameter count (integer, e.g. 13015864320 or 7.5e9); overrides the config's count
-  --gpus N           all GPUs, = data × tensor × pipeline parallel    (default 1)
+  --gpus N           all GPUs, = data × tensor × pipeline parallel    (default --tp × --pp)
   --zero S           ZeRO stage 0, 1, 2 or 3                           (default 0)
   --offload O        none | optimizer | optimizer+params (stage 3)      (default none)
   --precision P      fp32 | fp16 | bf16 (fp16/bf16: mixed, fp32 master) (default bf16)
@@ -193,7 +193,8 @@ export function main(argv: readonly string[]): CliResult {
     const setup: TrainingSetup = {
       arch,
       params: values.params !== undefined ? count("params", values.params, 0, 1) : undefined,
-      numGpus: count("gpus", values.gpus, 1, 1),
+      // Without --gpus, one tensor × pipeline group (no data parallelism): 1 unless --tp/--pp are given.
+      numGpus: count("gpus", values.gpus, count("tp", values.tp, 1, 1) * count("pp", values.pp, 1, 1), 1),
       zeroStage: count("zero", values.zero, 0, 0) as ZeroStage,
       offload: choice<Offload>("offload", values.offload, ["none", "optimizer", "optimizer+params"], "none"),
       precision: choice<Precision>("precision", values.precision, ["fp32", "fp16", "bf16"], "bf16"),
