@@ -5,7 +5,8 @@
  * (with grouped-query attention), sequence parallelism (Korthikanti et al.
  * 2022), vocabulary padding and valid T for a config, the communication per
  * layer (closed forms, checked against the World's event log), the
- * vocabulary-parallel cross-entropy, SUMMA (Colossal-AI's 2D matmul) and a
+ * vocabulary-parallel cross-entropy, Colossal-AI's 2D (SUMMA), 2.5D and 3D layouts with
+ * their per-rank costs against 1D (multiDimTpCosts), and a
  * lib/nn model trained tensor-parallel to the same weights as one device.
  * The collectives run on lib/collectives' World.
  */
