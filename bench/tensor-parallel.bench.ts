@@ -5,10 +5,15 @@
  * the CPU matmul and with the gpu.js matmul kernel (whatever backend gpu.js
  * picks in Node). All ranks run on one thread, so T ranks cost about the same
  * arithmetic as one device plus the simulated collectives: the figures show the
- * simulation's overhead, not a speed-up. Prints figures; asserts nothing.
+ * simulation's overhead, not a speed-up. Then the self-attention layer
+ * (a = 8 heads, G = 2 KV heads, d = 16, 2 × 64 tokens) forward + backward,
+ * unsharded beside T = 1, 2, 4 (CPU matmul: the attention takes no kernel).
+ * Prints figures; asserts nothing.
  */
 import { matmul, mulberry32, gaussian, residualMlp, FP32, type MatmulFn } from "../lib/nn/index.js";
-import { TpComm, TensorParallelMlp, tpCommPerLayer } from "../lib/tensor-parallel/index.js";
+import {
+  TpComm, TensorParallelMlp, tpCommPerLayer, attentionForward, attentionBackward, tensorParallelAttentionForward, tensorParallelAttentionBackward,
+} from "../lib/tensor-parallel/index.js";
 import { createGpuMatmul } from "../lib/nn/createGpuMatmul.js";
 
 function timeIt(fn: () => void, minMs = 1000, maxRuns = 30): number {
@@ -45,4 +50,16 @@ export default async function bench(): Promise<void> {
     gpu.destroy();
   }
   console.table(rows);
+  const s = { batch: 2, seqLen: 64, hiddenSize: 128, numHeads: 8, numKvHeads: 2, headDim: 16 };
+  const rand = (n: number) => Float32Array.from({ length: n }, () => gaussian(rng));
+  const aw = { Wq: rand(128 * 128), Wk: rand(128 * 32), Wv: rand(128 * 32), Wo: rand(128 * 128) };
+  const ax = rand(128 * 128), ady = rand(128 * 128);
+  const att: Record<string, string | number>[] = [];
+  att.push({ layer: "attention, unsharded", T: 1, "ms fwd+bwd": +timeIt(() => { attentionForward(ax, aw, s); attentionBackward(ax, aw, s, ady); }, 1000, 10).toFixed(2), "bytes sent (all ranks)": 0 });
+  for (const T of [1, 2, 4]) {
+    const comm = new TpComm(T, undefined, 4);
+    const ms = timeIt(() => { comm.clear(); tensorParallelAttentionForward(comm, ax, aw, s); tensorParallelAttentionBackward(comm, ax, aw, s, ady); }, 1000, 10);
+    att.push({ layer: "attention, tensor parallel", T, "ms fwd+bwd": +ms.toFixed(2), "bytes sent (all ranks)": comm.log.reduce((t, l) => t + l.bytes, 0) });
+  }
+  console.table(att);
 }

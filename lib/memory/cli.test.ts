@@ -77,6 +77,11 @@ describe("main(argv) — the estimate CLI", () => {
     [["--model", "llama-2-13b", "--gpu-mem", "0"], /--gpu-mem must be a number of GiB above 0/],
     [["--model", "llama-2-13b", "--gpu-mem", "-3"], /--gpu-mem must be a number of GiB above 0 and at most 1,048,576, got "-3"/],
     [["--model", "lama-2-13b"], /neither a preset .* nor an existing file \(did you mean "llama-2-13b"\?\)/],
+    [["--model", "llama-2-13b", "--gpus", "8", "--pp", "4", "--micro-batches", "6", "--schedule", "interleaved"], /--micro-batches \(6\) must be a multiple of --pp \(4\) for the interleaved schedule/],
+    [["--model", "llama-2-13b", "--gpus", "8", "--pp", "4", "--micro-batches", "0"], /--micro-batches must be an integer from 1 to 1,048,576, got "0"/],
+    [["--model", "llama-2-13b", "--gpus", "8", "--pp", "8", "--schedule", "interleaved", "--virtual-stages", "2"], /--pp × --virtual-stages \(16\) must divide num_hidden_layers \(40\)/],
+    [["--model", "llama-2-13b", "--virtual-stages", "2"], /--virtual-stages \(2\) needs schedule "interleaved"/],
+    [["--model", "llama-2-13b", "--schedule", "zb-h2"], /--schedule must be one of 1f1b, gpipe, interleaved, got "zb-h2"/],
   ])("exits 2 naming the field on bad input %j", (argv, message) => {
     const r = main(argv as string[]);
     expect(r.code).toBe(2);
@@ -153,4 +158,26 @@ describe("main(argv) — the estimate CLI", () => {
     }
     expect(status).toBe(2);
   });
+
+  it("--pp with --micro-batches: the first stage's activations follow the schedule (Korthikanti 2022 §4.2.3), in JSON and in the table", () => {
+    const base = ["--model", "llama-2-13b", "--gpus", "8", "--tp", "2", "--pp", "4", "--seq", "2048", "--recompute", "full", "--json"];
+    const act = (extra: string[]) => JSON.parse(main([...base, ...extra]).stdout).perGpu.activations;
+    const layer = 2 * 2048 * 5120; // full recomputation: 2sbh per layer, not split by t without --sp
+    expect(act([])).toBe(40 * layer); // default m = p: L layers
+    expect(act(["--micro-batches", "2"])).toBe(2 * 10 * layer);
+    expect(act(["--micro-batches", "64"])).toBe(40 * layer);
+    expect(act(["--micro-batches", "8", "--schedule", "gpipe"])).toBe(8 * 10 * layer);
+    expect(act(["--micro-batches", "8", "--schedule", "interleaved"])).toBe(55 * layer); // 11 chunks of 5 layers
+    const text = main(base.slice(0, -1).concat(["--micro-batches", "8"])).stdout;
+    expect(text).toMatch(/micro-batch 1 × 8 micro-batches \(1f1b\)/);
+    expect(text).toMatch(/4 chunks of 10 layers in flight \(1f1b, 8 micro-batches, p = 4\) = 40 layers' worth/);
+  });
+
+  it("without --gpus, one tensor × pipeline group: --tp 2 --pp 4 runs on 8 GPUs with no data parallelism", () => {
+    const out = JSON.parse(main(["--model", "llama-2-7b", "--tp", "2", "--pp", "4", "--json"]).stdout);
+    expect(out.dataParallel).toBe(1);
+    expect(out.perGpu.parameters).toBe(2 * Math.ceil(6_738_415_616 / 8));
+    expect(main(["--model", "llama-2-7b", "--tp", "2", "--pp", "4"]).stdout).toMatch(/Setup: 8 GPUs \(data 1 × tensor 2 × pipeline 4\)/);
+  });
 });
+

@@ -9,6 +9,7 @@ import { fitsInMemory } from "./estimateMemory.js";
 import type { AmpDesign, Offload, OptimizerName, Precision, ZeroStage } from "./modelStateBytes.js";
 import type { Attention } from "./peakMemory.js";
 import type { Recompute } from "./activationBytes.js";
+import type { PipelineSchedule } from "./firstStageActivationBytes.js";
 import { isPresetName, PRESET_NAMES } from "./presets.js";
 import { loadPresetText } from "./loadPresetText.js";
 import { formatGiB } from "./units.js";
@@ -35,7 +36,7 @@ Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
 
   --model M          preset (${PRESET_NAMES.join(", ")}) or a config.json path
   --params N         parameter count (integer, e.g. 13015864320 or 7.5e9); overrides the config's count
-  --gpus N           all GPUs, = data × tensor × pipeline parallel    (default 1)
+  --gpus N           all GPUs, = data × tensor × pipeline parallel    (default --tp × --pp)
   --zero S           ZeRO stage 0, 1, 2 or 3                           (default 0)
   --offload O        none | optimizer | optimizer+params (stage 3)      (default none)
   --precision P      fp32 | fp16 | bf16 (fp16/bf16: mixed, fp32 master) (default bf16)
@@ -46,6 +47,10 @@ Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
   --tp T             tensor-parallel size, divides the attention heads  (default 1)
   --pp P             pipeline-parallel size, divides the layers         (default 1)
   --sp               Megatron sequence parallelism (with --tp > 1)      (default off)
+  --micro-batches M  micro-batches per step (gradient accumulation): the first
+                       pipeline stage's activations in flight              (default: --pp)
+  --schedule S       1f1b | gpipe | interleaved (pipeline schedule)     (default 1f1b)
+  --virtual-stages V model chunks per stage, with --schedule interleaved (default 2)
   --attention A      eager | flash (FlashAttention: no a·s² scores)     (default eager)
   --amp-design D     deepspeed | torch                                  (default deepspeed)
                        deepspeed: DeepSpeed/Megatron/apex O2, 16-bit weights and gradients,
@@ -67,6 +72,8 @@ class UsageError extends Error {}
 
 /** Largest value each count flag accepts: far beyond any real run, small enough that byte counts stay exact integers. */
 const MAX: Record<string, number> = { "gpu-mem": 2 ** 20, params: 1e15, gpus: 2 ** 20, "micro-batch": 2 ** 16, seq: 2 ** 24, tp: 2 ** 12, pp: 2 ** 12 };
+MAX["micro-batches"] = 2 ** 20;
+MAX["virtual-stages"] = 2 ** 10;
 
 function count(flag: string, v: string | undefined, fallback: number, min: number): number {
   if (v === undefined) return fallback;
@@ -140,7 +147,7 @@ function table(label: string, setup: TrainingSetup, r: ReturnType<typeof estimat
     label,
     `Setup: ${setup.numGpus} GPU${setup.numGpus === 1 ? "" : "s"} (data ${r.dataParallel} × tensor ${t} × pipeline ${p}), ZeRO-${setup.zeroStage}` +
       `${setup.offload && setup.offload !== "none" ? ` + offload ${setup.offload}` : ""}, ${setup.precision}, ${setup.optimizer}, ` +
-      `micro-batch ${setup.microBatch}, seq ${setup.seqLen}, recompute ${setup.recompute ?? "none"}${setup.sequenceParallel ? ", sequence parallel" : ""}, ` +
+      `micro-batch ${setup.microBatch}${p > 1 || setup.microBatches !== undefined ? ` × ${setup.microBatches ?? p} micro-batches (${setup.pipelineSchedule ?? "1f1b"}${setup.pipelineSchedule === "interleaved" ? `, v = ${setup.virtualStages ?? 2}` : ""})` : ""}, seq ${setup.seqLen}, recompute ${setup.recompute ?? "none"}${setup.sequenceParallel ? ", sequence parallel" : ""}, ` +
       `${setup.attention ?? "eager"} attention, amp design ${setup.ampDesign ?? "deepspeed"}`,
     "",
     `${"component".padEnd(18)}${"GiB per GPU".padStart(12)}`,
@@ -186,7 +193,8 @@ export function main(argv: readonly string[]): CliResult {
     const setup: TrainingSetup = {
       arch,
       params: values.params !== undefined ? count("params", values.params, 0, 1) : undefined,
-      numGpus: count("gpus", values.gpus, 1, 1),
+      // Without --gpus, one tensor × pipeline group (no data parallelism): 1 unless --tp/--pp are given.
+      numGpus: count("gpus", values.gpus, count("tp", values.tp, 1, 1) * count("pp", values.pp, 1, 1), 1),
       zeroStage: count("zero", values.zero, 0, 0) as ZeroStage,
       offload: choice<Offload>("offload", values.offload, ["none", "optimizer", "optimizer+params"], "none"),
       precision: choice<Precision>("precision", values.precision, ["fp32", "fp16", "bf16"], "bf16"),
@@ -198,6 +206,9 @@ export function main(argv: readonly string[]): CliResult {
       tensorParallel: count("tp", values.tp, 1, 1),
       pipelineParallel: count("pp", values.pp, 1, 1),
       sequenceParallel: values.sp ?? false,
+      microBatches: values["micro-batches"] !== undefined ? count("micro-batches", values["micro-batches"], 1, 1) : undefined,
+      pipelineSchedule: choice<PipelineSchedule>("schedule", values.schedule, ["1f1b", "gpipe", "interleaved"], "1f1b"),
+      virtualStages: values["virtual-stages"] !== undefined ? count("virtual-stages", values["virtual-stages"], 1, 1) : undefined,
       attention: choice<Attention>("attention", values.attention, ["eager", "flash"], "eager"),
       ampDesign: choice<AmpDesign>("amp-design", values["amp-design"], ["deepspeed", "torch"], "deepspeed"),
       gradientAsBucketView: values["bucket-view"] ?? false,
@@ -242,6 +253,7 @@ const OPTIONS = {
   offload: { type: "string" }, precision: { type: "string" }, optimizer: { type: "string" },
   "micro-batch": { type: "string" }, seq: { type: "string" }, recompute: { type: "string" },
   tp: { type: "string" }, pp: { type: "string" }, sp: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean" },
+  "micro-batches": { type: "string" }, schedule: { type: "string" }, "virtual-stages": { type: "string" },
   attention: { type: "string" }, "amp-design": { type: "string" }, "bucket-view": { type: "boolean" }, "gpu-mem": { type: "string" },
   verbose: { type: "boolean" },
 } as const;
@@ -251,6 +263,7 @@ const OPTION_NAMES = Object.keys(OPTIONS);
 function cliNames(message: string): string {
   return message
     .replace(/\bnumGpus\b/g, "--gpus").replace(/\btensorParallel\b/g, "--tp").replace(/\bpipelineParallel\b/g, "--pp")
+    .replace(/\bmicroBatches\b/g, "--micro-batches").replace(/\bvirtualStages\b/g, "--virtual-stages").replace(/\bnumLayers\b/g, "num_hidden_layers")
     .replace(/\bzeroStage\b/g, "--zero").replace(/\boffload "/g, '--offload "').replace(/\bampDesign\b/g, "--amp-design");
 }
 

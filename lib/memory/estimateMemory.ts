@@ -1,7 +1,8 @@
 import type { ModelArch } from "./parseModelConfig.js";
 import { largestLayerParams, parameterCount } from "./parameterCount.js";
 import { bytesPerParam, modelStateBytes, type AmpDesign, type Offload, type OptimizerName, type Precision, type ZeroStage } from "./modelStateBytes.js";
-import { activationBytes, type Recompute } from "./activationBytes.js";
+import { type Recompute } from "./activationBytes.js";
+import { firstStageActivationBytes, inFlightChunks, type PipelineSchedule } from "./firstStageActivationBytes.js";
 import { peakBytes, transientBytes, type Attention, type TransientLine } from "./peakMemory.js";
 
 /**
@@ -29,6 +30,12 @@ export interface TrainingSetup {
   /** p, pipeline-parallel size (default 1). */
   pipelineParallel?: number;
   sequenceParallel?: boolean;
+  /** m, micro-batches per step (gradient-accumulation steps) for the pipeline's in-flight activations (default p: a full 1F1B pipeline). */
+  microBatches?: number;
+  /** Pipeline schedule for the activations of the first stage (default "1f1b"). */
+  pipelineSchedule?: PipelineSchedule;
+  /** v, model chunks per stage with pipelineSchedule "interleaved" (default 2). */
+  virtualStages?: number;
   /** "eager" (default: Hugging Face's eager attention, the scores materialised) or "flash" (FlashAttention). */
   attention?: Attention;
   /** Mixed-precision design, default "deepspeed" (16-bit model, fp32 master in the optimizer); "torch" = PyTorch AMP with DDP, zeroStage 0. */
@@ -119,7 +126,8 @@ export function fitsInMemory(estimate: Pick<MemoryEstimate, "peak">, gpuBytes: n
  *
  * The GPUs form N_d × t × p; model states are those of Ψ/(t·p) parameters
  * partitioned by ZeRO over N_d; activations are those of L layers of one
- * micro-batch (see {@link activationBytes}), 0 with a note when no `arch` is given.
+ * micro-batch on the FIRST pipeline stage, which holds the most: {@link firstStageActivationBytes}
+ * for `microBatches` (default p, i.e. L layers' worth under 1F1B) and `pipelineSchedule`; 0 with a note when no `arch` is given.
  * Beside this steady state, `peak` adds the transient lines of {@link transientBytes}.
  *
  * @param s see {@link TrainingSetup}
@@ -158,11 +166,17 @@ export function estimateMemory(s: TrainingSetup): MemoryEstimate {
   const torchAmp = (s.ampDesign ?? "deepspeed") === "torch" && s.precision !== "fp32";
   let activations = 0;
   if (s.arch) {
-    activations = activationBytes({
-      seqLen: s.seqLen, microBatch: s.microBatch, hiddenSize: s.arch.hiddenSize, numHeads: s.arch.numHeads, numLayers: s.arch.numLayers,
+    const pipe = { numLayers: s.arch.numLayers, pipelineParallel: p, microBatches: s.microBatches, schedule: s.pipelineSchedule, virtualStages: s.virtualStages };
+    activations = firstStageActivationBytes({
+      seqLen: s.seqLen, microBatch: s.microBatch, hiddenSize: s.arch.hiddenSize, numHeads: s.arch.numHeads, ...pipe,
       tensorParallel: t, sequenceParallel: s.sequenceParallel ?? false, recompute: flashStored(s.recompute ?? "none", attention),
       bytesPerElement: s.precision === "fp32" ? 4 : 2,
     });
+    if (p > 1 || s.microBatches !== undefined) {
+      const v = s.virtualStages ?? (s.pipelineSchedule === "interleaved" ? 2 : 1), chunks = inFlightChunks(pipe);
+      notes.push(`activations: the first pipeline stage's peak (the most loaded stage), ${chunks} chunk${chunks === 1 ? "" : "s"} of ${s.arch.numLayers / (p * v)} layer${s.arch.numLayers / (p * v) === 1 ? "" : "s"} in flight ` +
+        `(${s.pipelineSchedule ?? "1f1b"}, ${s.microBatches ?? p} micro-batches, p = ${p}${v > 1 ? `, v = ${v}` : ""}) = ${(chunks * s.arch.numLayers) / (p * v)} layers' worth; Korthikanti et al. 2022 §4.2.3`);
+    }
   } else {
     notes.push("activations: 0 (no architecture given: activations need hidden size, heads and layers from a config.json)");
   }

@@ -19,3 +19,5 @@ export { transientBytes, peakBytes, type Attention, type PeakPhase, type Transie
 export { trainingFlopsPerToken, achievedFlopsPerGpu, largestPlausibleParams, A100_DENSE_FP16_FLOPS, type ThroughputRun } from "./trainingFlops.js";
 export { PRESET_NAMES, isPresetName, type PresetName } from "./presets.js";
 export { GiB, formatGiB } from "./units.js";
+export { firstStageActivationBytes, inFlightChunks, type PipelineActivationOptions, type PipelineSchedule } from "./firstStageActivationBytes.js";
+export { PARALLEL_MEMORY_EXAMPLES, exampleArgv, exampleSetup, parallelMemoryRows, type ParallelMemoryExample } from "./parallelMemoryExamples.js";

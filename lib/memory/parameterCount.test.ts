@@ -72,3 +72,18 @@ describe("largestLayerParams(arch)", () => {
     expect(largestLayerParams(a)).toBe(4096 * 11008);
   });
 });
+
+describe("parameterCount against Narayanan et al. 2021 (Megatron-LM, SC21), §5.1 Eq. 2", () => {
+  // P = 12lh²(1 + 13/(12h) + (V + s)/(12lh)) = 12lh² + 13lh + (V + s)h: GPT layers with biases, learned positions, tied embeddings.
+  const eq2 = (l: number, h: number, V: number, s: number) => 12 * l * h * h + 13 * l * h + (V + s) * h;
+  it.each([
+    ["GPT-2 124M (its config.json)", 12, 768, 50257, 1024],
+    ["GPT-3 175B (V = 51200, s = 2048, §5.1)", 96, 12288, 51200, 2048],
+  ])("%s: Eq. 2 plus the final LayerNorm (2h), which Eq. 2 leaves out", (_, l, h, V, s) => {
+    const arch = parseModelConfig(JSON.stringify({ model_type: "gpt2", vocab_size: V, n_embd: h, n_layer: l, n_head: 12, n_positions: s }));
+    expect(parameterCount(arch).total).toBe(eq2(l, h, V, s) + 2 * h);
+  });
+  it("GPT-3's Eq. 2 count rounds to the 174.6 billion of Table 2 (PTD against ZeRO-3)", () => {
+    expect(Math.round(eq2(96, 12288, 51200, 2048) / 1e8) / 10).toBe(174.6);
+  });
+});

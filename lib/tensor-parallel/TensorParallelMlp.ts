@@ -1,5 +1,6 @@
 import type { TpComm } from "./comm.js";
-import { ColumnParallelLinear, RowParallelLinear, type ParallelLinearOptions } from "./linear.js";
+import { ColumnParallelLinear, type ParallelLinearOptions } from "./ColumnParallelLinear.js";
+import { RowParallelLinear } from "./RowParallelLinear.js";
 
 /**
  * The weights of lib/nn's residual MLP block y = x + tanh(x·W1 + b1)·W2 + b2.

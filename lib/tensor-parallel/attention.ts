@@ -1,7 +1,8 @@
 import { matmul } from "../nn/index.js";
 import type { TpComm } from "./comm.js";
-import { fForward } from "./mappings.js";
-import { RowParallelLinear } from "./linear.js";
+import { fBackward, fForward } from "./mappings.js";
+import { RowParallelLinear } from "./RowParallelLinear.js";
+import { TpComm as TpCommClass } from "./comm.js";
 import { checkTensorParallelSize } from "./config.js";
 
 /**
@@ -115,7 +116,7 @@ export function attentionForward(x: Float32Array, w: AttentionWeights, s: Attent
  * its heads' attention with no communication, and multiplies by its rows of Wo
  * (row-parallel), whose partial outputs g all-reduces. When G < T (Megatron
  * allows T a multiple of G), each KV group is replicated on T/G ranks.
- * Forward only: the backward's communication is that of the MLP (one all-reduce, f).
+ * The backward is {@link tensorParallelAttentionBackward}.
  * Equal to {@link attentionForward} within (a·d + T)·2⁻²³·Σ|heads·Wo| per element (the row-parallel sum).
  * @param comm the group (its log gets one all-reduce, op "g")
  * @param x (N, h), replicated
@@ -141,4 +142,175 @@ export function tensorParallelAttentionForward(comm: TpComm, x: Float32Array, w:
   });
   const out = new RowParallelLinear(comm, w.Wo, null, a * d, h);
   return out.forward(heads, N);
+}
+
+/**
+ * Gradients of the causal attention core of query heads [h0, h1): given Q, K, V as
+ * in attendHeads and dO (N, nq·d), returns dQ (N, nq·d), dK and dV (N, nkv·d).
+ * Softmax backward dS_j = P_j·(dP_j − Σ_k P_k·dP_k) with dP_j = dO·V_j; sums in float64, results rounded once to float32.
+ */
+function attendHeadsBackward(s: AttentionShape, Q: Float32Array, K: Float32Array, V: Float32Array, dO: Float32Array, h0: number, h1: number, g0: number):
+  { dQ: Float32Array; dK: Float32Array; dV: Float32Array } {
+  const { batch, seqLen: S, headDim: d, numHeads: a, numKvHeads: G } = s;
+  const nq = h1 - h0, perGroup = a / G, N = batch * S;
+  const nkv = K.length / (N * d);
+  const dQ = new Float64Array(N * nq * d), dK = new Float64Array(N * nkv * d), dV = new Float64Array(N * nkv * d);
+  const scale = 1 / Math.sqrt(d);
+  const p = new Float64Array(S), dp = new Float64Array(S);
+  for (let hh = 0; hh < nq; hh++) {
+    const g = Math.floor((h0 + hh) / perGroup) - g0;
+    for (let b = 0; b < batch; b++) for (let i = 0; i < S; i++) {
+      const qi = (b * S + i) * nq * d + hh * d;
+      let max = -Infinity;
+      for (let j = 0; j <= i; j++) {
+        const kj = (b * S + j) * nkv * d + g * d;
+        let dot = 0;
+        for (let t = 0; t < d; t++) dot += Q[qi + t] * K[kj + t];
+        p[j] = dot * scale;
+        if (p[j] > max) max = p[j];
+      }
+      let sum = 0;
+      for (let j = 0; j <= i; j++) { p[j] = Math.exp(p[j] - max); sum += p[j]; }
+      let pdp = 0;
+      for (let j = 0; j <= i; j++) {
+        p[j] /= sum;
+        const vj = (b * S + j) * nkv * d + g * d;
+        let dot = 0;
+        for (let t = 0; t < d; t++) { dot += dO[qi + t] * V[vj + t]; dV[vj + t] += p[j] * dO[qi + t]; }
+        dp[j] = dot;
+        pdp += p[j] * dot;
+      }
+      for (let j = 0; j <= i; j++) {
+        const ds = p[j] * (dp[j] - pdp) * scale, kj = (b * S + j) * nkv * d + g * d;
+        for (let t = 0; t < d; t++) { dQ[qi + t] += ds * K[kj + t]; dK[kj + t] += ds * Q[qi + t]; }
+      }
+    }
+  }
+  return { dQ: Float32Array.from(dQ), dK: Float32Array.from(dK), dV: Float32Array.from(dV) };
+}
+
+/**
+ * Gradients of an attention layer (full or one rank's shard): dWq, dWk, dWv, dWo and dx.
+ * @see {@link attentionBackward}
+ */
+export interface AttentionGrads {
+  /** (h, a·d), or rank r's columns (h, a/T·d) */
+  dWq: Float32Array;
+  /** (h, G·d), or the columns of rank r's KV groups */
+  dWk: Float32Array;
+  /** like dWk */
+  dWv: Float32Array;
+  /** (a·d, h), or rank r's rows (a/T·d, h) */
+  dWo: Float32Array;
+  /** (N, h): dL/dx (after f's all-reduce on every rank) */
+  dx: Float32Array;
+}
+
+/** The backward of one rank's heads [h0, h1) and KV groups [g0, g1): everything but the all-reduces. */
+function shardBackward(x: Float32Array, w: AttentionWeights, s: AttentionShape, dO: Float32Array, h0: number, h1: number, g0: number, g1: number):
+  { dWq: Float32Array; dWk: Float32Array; dWv: Float32Array; dxPartial: Float32Array } {
+  const N = s.batch * s.seqLen, h = s.hiddenSize, d = s.headDim, a = s.numHeads, G = s.numKvHeads;
+  const nq = h1 - h0, nkv = g1 - g0;
+  const Wq = columns(w.Wq, h, a * d, h0 * d, h1 * d), Wk = columns(w.Wk, h, G * d, g0 * d, g1 * d), Wv = columns(w.Wv, h, G * d, g0 * d, g1 * d);
+  const Q = matmul(x, Wq, { M: N, K: h, N: nq * d }), K = matmul(x, Wk, { M: N, K: h, N: nkv * d }), V = matmul(x, Wv, { M: N, K: h, N: nkv * d });
+  const { dQ, dK, dV } = attendHeadsBackward(s, Q, K, V, dO, h0, h1, g0);
+  const dWq = matmul(x, dQ, { M: h, K: N, N: nq * d, transA: true });
+  const dWk = matmul(x, dK, { M: h, K: N, N: nkv * d, transA: true });
+  const dWv = matmul(x, dV, { M: h, K: N, N: nkv * d, transA: true });
+  const a1 = matmul(dQ, Wq, { M: N, K: nq * d, N: h, transB: true });
+  const a2 = matmul(dK, Wk, { M: N, K: nkv * d, N: h, transB: true });
+  const a3 = matmul(dV, Wv, { M: N, K: nkv * d, N: h, transB: true });
+  const dxPartial = new Float32Array(N * h);
+  for (let i = 0; i < dxPartial.length; i++) dxPartial[i] = Math.fround(Math.fround(a1[i] + a2[i]) + a3[i]);
+  return { dWq, dWk, dWv, dxPartial };
+}
+
+/**
+ * Backward of {@link attentionForward}, the unsharded reference: given x and
+ * dL/dy, the gradients of the four weights and of x (Q, K, V and the head
+ * outputs are recomputed from x). Softmax backward dS = P ⊙ (dP − rowsum(P ⊙ dP)),
+ * dP = dO·Vᵀ, then dQ = dS·K/√d, dK = dSᵀ·Q/√d, dV = Pᵀ·dO; a KV group's dK, dV
+ * sum over the a/G query heads that share it.
+ * @param x (N, h)
+ * @param dy (N, h), dL/dy
+ * @returns new arrays, see {@link AttentionGrads}
+ * @throws RangeError `dy must have batch·seqLen·hiddenSize = 24 elements, got 23`, and those of {@link attentionForward}
+ * @example attentionBackward(x, w, { batch: 1, seqLen: 1, hiddenSize: 2, numHeads: 1, numKvHeads: 1, headDim: 2 }, dy).dWq // zeros: one token's softmax is constant 1
+ * @see Vaswani et al. 2017 §3.2; Ainslie et al. 2023 (GQA)
+ */
+export function attentionBackward(x: Float32Array, w: AttentionWeights, s: AttentionShape, dy: Float32Array): AttentionGrads {
+  checkShape(s);
+  const N = s.batch * s.seqLen, h = s.hiddenSize, d = s.headDim, a = s.numHeads;
+  if (x.length !== N * h) throw new RangeError(`x must have batch·seqLen·hiddenSize = ${N * h} elements, got ${x.length}`);
+  if (dy.length !== N * h) throw new RangeError(`dy must have batch·seqLen·hiddenSize = ${N * h} elements, got ${dy.length}`);
+  const Q = matmul(x, w.Wq, { M: N, K: h, N: a * d });
+  const K = matmul(x, w.Wk, { M: N, K: h, N: s.numKvHeads * d });
+  const V = matmul(x, w.Wv, { M: N, K: h, N: s.numKvHeads * d });
+  const heads = attendHeads(s, Q, K, V, 0, a, 0);
+  const dWo = matmul(heads, dy, { M: a * d, K: N, N: h, transA: true });
+  const dO = matmul(dy, w.Wo, { M: N, K: h, N: a * d, transB: true });
+  const r = shardBackward(x, w, s, dO, 0, a, 0, s.numKvHeads);
+  return { dWq: r.dWq, dWk: r.dWk, dWv: r.dWv, dWo, dx: r.dxPartial };
+}
+
+/**
+ * Backward of {@link tensorParallelAttentionForward} on T ranks. g's backward is
+ * the identity (dy is replicated); the row-parallel Wo gives rank r dWo_r = O_rᵀ·dy
+ * and dO_r = dy·Wo_rᵀ with no communication; each rank runs the attention
+ * backward of its own heads; f's backward all-reduces the T partial input
+ * gradients (one all-reduce of (N, h), op "f"). When G < T, the T/G ranks that
+ * hold a copy of the same KV group each have a partial dWk, dWv (from their own
+ * query heads only) and all-reduce them within that group of ranks (op "kv-grad",
+ * 2 all-reduces per group, logged on `comm`), so every copy gets the full gradient.
+ *
+ * Numerics (float32): dWq, dWo, and dWk, dWv when G ≥ T, are the unsharded
+ * gradient's blocks bit for bit (same dot products, same order); dx, and dWk, dWv
+ * when G < T, are sums of T (or T/G) partials re-associated by the ring: they
+ * differ from {@link attentionBackward} by a few float32 roundings of the partials'
+ * magnitude (the tests check |Δ| ≤ 2⁻¹⁸·(1 + max|grad|) for every valid T).
+ * @param comm the group (its log gets one backward all-reduce, op "f", plus the "kv-grad" ones when G < T)
+ * @param x (N, h), replicated
+ * @param dy (N, h), dL/dy, replicated
+ * @returns per rank: its weight-gradient blocks (columns of its heads and KV groups, rows of Wo) and the full dx
+ * @throws RangeError as {@link tensorParallelAttentionForward}; `dy must have batch·seqLen·hiddenSize = 24 elements, got 23`
+ * @example tensorParallelAttentionBackward(new TpComm(2), x, w, shape, dy)[0].dx // ≈ attentionBackward(x, w, shape, dy).dx
+ * @see Shoeybi et al. 2019, *Megatron-LM*, §3 and Figure 3b (f before the QKV projection, g after the output projection)
+ */
+export function tensorParallelAttentionBackward(comm: TpComm, x: Float32Array, w: AttentionWeights, s: AttentionShape, dy: Float32Array): AttentionGrads[] {
+  checkShape(s);
+  const T = comm.T, N = s.batch * s.seqLen, h = s.hiddenSize, d = s.headDim, a = s.numHeads, G = s.numKvHeads;
+  checkTensorParallelSize({ numHeads: a, numKvHeads: G, hiddenSize: a * d, ffnHiddenSize: T }, T);
+  if (x.length !== N * h) throw new RangeError(`x must have batch·seqLen·hiddenSize = ${N * h} elements, got ${x.length}`);
+  if (dy.length !== N * h) throw new RangeError(`dy must have batch·seqLen·hiddenSize = ${N * h} elements, got ${dy.length}`);
+  const perRank = a / T, perGroup = a / G;
+  // Forward again (as the layer would have kept): each rank's heads, then the row-parallel output projection.
+  const ranges = Array.from({ length: T }, (_, r) => {
+    const h0 = r * perRank, h1 = h0 + perRank;
+    return { h0, h1, g0: Math.floor(h0 / perGroup), g1: Math.floor((h1 - 1) / perGroup) + 1 };
+  });
+  const xs = fForward(Array.from({ length: T }, () => x));
+  const heads = ranges.map(({ h0, h1, g0, g1 }, r) => {
+    const Q = matmul(xs[r], columns(w.Wq, h, a * d, h0 * d, h1 * d), { M: N, K: h, N: perRank * d });
+    const K = matmul(xs[r], columns(w.Wk, h, G * d, g0 * d, g1 * d), { M: N, K: h, N: (g1 - g0) * d });
+    const V = matmul(xs[r], columns(w.Wv, h, G * d, g0 * d, g1 * d), { M: N, K: h, N: (g1 - g0) * d });
+    return attendHeads(s, Q, K, V, h0, h1, g0);
+  });
+  const out = new RowParallelLinear(new TpCommClass(T, comm.cost, comm.bytesPerElement), w.Wo, null, a * d, h);
+  out.forward(heads, N); // its forward all-reduce is not part of the backward's log
+  const dOs = out.backward(Array.from({ length: T }, () => dy)); // g backward: identity
+  const parts = ranges.map(({ h0, h1, g0, g1 }, r) => shardBackward(xs[r], w, s, dOs[r], h0, h1, g0, g1));
+  const dxs = fBackward(comm, parts.map((p) => p.dxPartial));
+  if (G < T) {
+    const share = T / G; // ranks g·share … (g+1)·share − 1 hold group g
+    for (let g = 0; g < G; g++) {
+      const sub = new TpCommClass(share, comm.cost, comm.bytesPerElement);
+      const ranks = Array.from({ length: share }, (_, i) => g * share + i);
+      for (const key of ["dWk", "dWv"] as const) {
+        const summed = sub.allReduce(ranks.map((r) => parts[r][key]), "backward", "kv-grad");
+        ranks.forEach((r, i) => { parts[r][key] = summed[i]; });
+      }
+      comm.log.push(...sub.log);
+    }
+  }
+  return parts.map((p, r) => ({ dWq: p.dWq, dWk: p.dWk, dWv: p.dWv, dWo: out.weightGrads[r].slice(), dx: dxs[r] }));
 }

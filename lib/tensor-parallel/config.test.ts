@@ -48,7 +48,7 @@ describe("validTensorParallelSizes", () => {
   });
   it("errors name the field that does not divide", () => {
     const c = { numHeads: 40, hiddenSize: 5120, ffnHiddenSize: 13824 };
-    expect(() => checkTensorParallelSize(c, 16)).toThrow("numHeads (40) must be divisible by T (16)");
+    expect(() => checkTensorParallelSize(c, 16)).toThrow("numHeads (40) must be divisible by T (16); valid T for this config: 1, 2, 4, 8");
     expect(() => checkTensorParallelSize({ numHeads: 24, numKvHeads: 8, hiddenSize: 24, ffnHiddenSize: 24 }, 6)).toThrow("numKvHeads (8) must be a multiple or a divisor of T (6)");
     expect(() => checkTensorParallelSize({ numHeads: 4, hiddenSize: 6, ffnHiddenSize: 8 }, 4)).toThrow("hiddenSize (6) must be divisible by T (4)");
     expect(() => checkTensorParallelSize({ numHeads: 32, hiddenSize: 4096, ffnHiddenSize: 11008 }, 64)).toThrow("numHeads (32) must be divisible by T (64)");

@@ -47,7 +47,7 @@ export interface TpModelConfig {
  * The vocabulary is padded, not checked ({@link paddedVocabSize}).
  * @param config see {@link TpModelConfig}
  * @param T tensor-parallel size
- * @throws RangeError naming the field: `numHeads (40) must be divisible by T (16)`;
+ * @throws RangeError naming the field and the allowed values: `numHeads (40) must be divisible by T (16); valid T for this config: 1, 2, 4, 8`;
  *   `numKvHeads (8) must be a multiple or a divisor of T (3)`; `hiddenSize (…) must be divisible by T (…)`;
  *   `ffnHiddenSize (11008) must be divisible by T (…)`; `T must be an integer >= 1, got 0`
  * @example checkTensorParallelSize({ numHeads: 32, numKvHeads: 8, hiddenSize: 4096, ffnHiddenSize: 14336 }, 8) // passes (Mistral-7B)
@@ -59,10 +59,13 @@ export function checkTensorParallelSize(config: TpModelConfig, T: number): void 
   for (const [k, v] of [["numHeads", config.numHeads], ["numKvHeads", G], ["hiddenSize", config.hiddenSize], ["ffnHiddenSize", config.ffnHiddenSize]] as const) {
     if (!Number.isInteger(v) || v < 1) throw new RangeError(`${k} must be an integer >= 1, got ${v}`);
   }
-  if (config.numHeads % T !== 0) throw new RangeError(`numHeads (${config.numHeads}) must be divisible by T (${T})`);
-  if (G % T !== 0 && T % G !== 0) throw new RangeError(`numKvHeads (${G}) must be a multiple or a divisor of T (${T})`);
-  if (config.hiddenSize % T !== 0) throw new RangeError(`hiddenSize (${config.hiddenSize}) must be divisible by T (${T})`);
-  if (config.ffnHiddenSize % T !== 0) throw new RangeError(`ffnHiddenSize (${config.ffnHiddenSize}) must be divisible by T (${T})`);
+  const fits = (t: number) => config.numHeads % t === 0 && (G % t === 0 || t % G === 0) && config.hiddenSize % t === 0 && config.ffnHiddenSize % t === 0;
+  // The allowed values, for the message: every valid T up to the number of heads.
+  const allowed = () => `; valid T for this config: ${Array.from({ length: config.numHeads }, (_, i) => i + 1).filter(fits).join(", ")}`;
+  if (config.numHeads % T !== 0) throw new RangeError(`numHeads (${config.numHeads}) must be divisible by T (${T})${allowed()}`);
+  if (G % T !== 0 && T % G !== 0) throw new RangeError(`numKvHeads (${G}) must be a multiple or a divisor of T (${T})${allowed()}`);
+  if (config.hiddenSize % T !== 0) throw new RangeError(`hiddenSize (${config.hiddenSize}) must be divisible by T (${T})${allowed()}`);
+  if (config.ffnHiddenSize % T !== 0) throw new RangeError(`ffnHiddenSize (${config.ffnHiddenSize}) must be divisible by T (${T})${allowed()}`);
 }
 
 /**

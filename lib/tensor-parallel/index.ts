@@ -5,18 +5,24 @@
  * (with grouped-query attention), sequence parallelism (Korthikanti et al.
  * 2022), vocabulary padding and valid T for a config, the communication per
  * layer (closed forms, checked against the World's event log), the
- * vocabulary-parallel cross-entropy, SUMMA (Colossal-AI's 2D matmul) and a
+ * vocabulary-parallel cross-entropy, Colossal-AI's 2D (SUMMA), 2.5D and 3D layouts with
+ * their per-rank costs against 1D (multiDimTpCosts), and a
  * lib/nn model trained tensor-parallel to the same weights as one device.
  * The collectives run on lib/collectives' World.
  */
 export { TpComm, checkT, type TpCollective, type TpCommRecord } from "./comm.js";
 export { MAPPINGS, fForward, fBackward, gForward, gBackward, spAllGather, spReduceScatter } from "./mappings.js";
 export { divide, splitColumns, splitRows, concatColumns, concatRows } from "./shard.js";
-export { ColumnParallelLinear, RowParallelLinear, type ParallelLinearOptions } from "./linear.js";
+export { ColumnParallelLinear, type ParallelLinearOptions } from "./ColumnParallelLinear.js";
+export { RowParallelLinear } from "./RowParallelLinear.js";
+export { addBiasRows, columnSums, checkRows } from "./shard.js";
 export { TensorParallelMlp, type MlpWeights } from "./TensorParallelMlp.js";
-export { attentionForward, tensorParallelAttentionForward, type AttentionShape, type AttentionWeights } from "./attention.js";
+export { attentionForward, attentionBackward, tensorParallelAttentionForward, tensorParallelAttentionBackward, type AttentionShape, type AttentionWeights, type AttentionGrads } from "./attention.js";
 export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig } from "./config.js";
 export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
 export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./vocabParallelCrossEntropy.js";
 export { summa2d, type SummaResult } from "./summa2d.js";
+export { summa25d } from "./summa25d.js";
+export { linear3d, type Linear3dResult } from "./linear3d.js";
+export { multiDimTpCosts, type TpMode, type TpModeCost } from "./multiDimTpCosts.js";

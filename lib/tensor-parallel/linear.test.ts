@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { matmul, mulberry32, gaussian, residualMlp } from "../nn/index.js";
 import { TpComm } from "./comm.js";
-import { ColumnParallelLinear, RowParallelLinear } from "./linear.js";
+import { ColumnParallelLinear } from "./ColumnParallelLinear.js";
+import { RowParallelLinear } from "./RowParallelLinear.js";
 import { TensorParallelMlp } from "./TensorParallelMlp.js";
 import { splitColumns, splitRows, concatColumns, concatRows } from "./shard.js";
 import { tpCommPerLayer } from "./cost.js";
@@ -147,5 +148,16 @@ describe("TensorParallelMlp against lib/nn's residual MLP (oracle)", () => {
 
   it("rejects an FFN size T does not divide", () => {
     expect(() => new TensorParallelMlp(new TpComm(5), w, h, H)).toThrow("outFeatures (12) must be divisible by T (5)");
+  });
+});
+
+describe("shard helpers", () => {
+  it("addBiasRows adds the bias to each row; columnSums sums the rows; checkRows names the field", async () => {
+    const { addBiasRows, columnSums, checkRows } = await import("./shard.js");
+    const y = new Float32Array([1, 2, 3, 4]);
+    addBiasRows(y, new Float32Array([10, 20]), 2, 2);
+    expect([...y]).toEqual([11, 22, 13, 24]);
+    expect([...columnSums(new Float32Array([1, 2, 3, 4]), 2, 2)]).toEqual([4, 6]);
+    expect(() => checkRows("rows", 0)).toThrow("rows must be an integer >= 1, got 0");
   });
 });

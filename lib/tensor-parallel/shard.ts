@@ -76,3 +76,36 @@ export function concatRows(blocks: readonly Float32Array[]): Float32Array {
   for (const b of blocks) { out.set(b, o); o += b.length; }
   return out;
 }
+
+/**
+ * Adds the bias b (cols) to every row of y (rows, cols), in place.
+ * @param y (rows, cols) row-major, written
+ * @param b (cols)
+ * @example addBiasRows(y = new Float32Array([1, 2, 3, 4]), new Float32Array([10, 20]), 2, 2) // y = [11, 22, 13, 24]
+ * @see Shoeybi et al. 2019 §3 (the row-parallel bias is added once, after g)
+ */
+export function addBiasRows(y: Float32Array, b: Float32Array, rows: number, cols: number): void {
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) y[i * cols + j] += b[j];
+}
+
+/**
+ * Column sums of d (rows, cols), accumulated in float64 and rounded once: the bias gradient Σ_rows dY.
+ * @returns a new (cols) array
+ * @example columnSums(new Float32Array([1, 2, 3, 4]), 2, 2) // [4, 6]
+ * @see Shoeybi et al. 2019 §3
+ */
+export function columnSums(d: Float32Array, rows: number, cols: number): Float32Array {
+  const acc = new Float64Array(cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) acc[j] += d[i * cols + j];
+  return Float32Array.from(acc);
+}
+
+/**
+ * Checks a row or feature count.
+ * @throws RangeError `rows must be an integer >= 1, got 0`
+ * @example checkRows("rows", 3) // no error
+ * @see {@link divide}
+ */
+export function checkRows(name: string, rows: number): void {
+  if (!Number.isInteger(rows) || rows < 1) throw new RangeError(`${name} must be an integer >= 1, got ${rows}`);
+}
