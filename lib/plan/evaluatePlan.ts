@@ -42,9 +42,9 @@ export interface PlanResult {
 /**
  * Judges one plan on a cluster: memory from {@link estimateMemory} (the peak,
  * with the transient lines: the layer being recomputed, ZeRO-3's gathered
- * layer, the fp32 logits; under 1F1B the first stage keeps p micro-batches of
- * its L/p layers, which is the L layers of one micro-batch that the estimate
- * counts), host memory for offload (each GPU's CPU bytes × GPUs per node),
+ * layer, the fp32 logits; under 1F1B the first stage keeps min(m, p)
+ * micro-batches of its L/p layers: L layers' worth of one micro-batch when
+ * m ≥ p, Korthikanti et al. 2022 §4.2.3), host memory for offload (each GPU's CPU bytes × GPUs per node),
  * step time from {@link stepTime}, and throughput. Rejected, with the reason:
  * pipeline parallelism with ZeRO-2 or ZeRO-3 (DeepSpeed's pipeline engine
  * refuses them: gradients must stay whole across micro-batches); a peak above
@@ -68,6 +68,7 @@ export function evaluatePlan(arch: ModelArch, plan: Plan, cluster: Cluster, work
     arch, numGpus: N, zeroStage: plan.zeroStage, offload: plan.offload, precision: workload.precision, optimizer: workload.optimizer,
     microBatch: plan.microBatch, seqLen: workload.seqLen, recompute: plan.recompute, tensorParallel: plan.tensorParallel,
     pipelineParallel: plan.pipelineParallel, sequenceParallel: plan.sequenceParallel, attention: plan.attention,
+    microBatches: plan.gradAccum, pipelineSchedule: "1f1b",
   });
   const time = stepTime(arch, plan, cluster, workload, options);
   const tokens = workload.globalBatch * workload.seqLen;
