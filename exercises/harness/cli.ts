@@ -7,7 +7,8 @@
  * (whatever the score); 1 when grading could not run (a grader that does not
  * load, an output file that cannot be written); 2 on a usage error (an unknown
  * flag, chapter or exercise: the message suggests the nearest valid name).
- * With --strict, also 1 when an attempted exercise lost points.
+ * With --strict, also 1 when an attempted exercise lost points; with --require-full,
+ * 1 unless every selected exercise earned all its points (GitHub Classroom: exit 0 = points).
  */
 import { parseArgs } from "node:util";
 import { existsSync, readdirSync, statSync, watch, writeFileSync } from "node:fs";
@@ -36,11 +37,11 @@ class Exit extends Error {
 
 export const USAGE = `usage: npm test exercises [chapter|id …] [-- --watch] [-- --explain ID]
        npm run grade -- [chapter|id …] [--format text|json|gradescope|junit|csv] [--out FILE] [--graders DIR]
-                        [--hidden-visibility ${VISIBILITIES.join("|")}] [--timeout MS] [--build-timeout MS] [--explain ID] [--strict]
+                        [--hidden-visibility ${VISIBILITIES.join("|")}] [--timeout MS] [--build-timeout MS] [--explain ID] [--strict] [--require-full]
        npm run grade -- [chapter|id …] --submissions DIR [--format csv|json] [--out FILE]   (one row per student folder in DIR)`;
 
 /** The flags, for "did you mean" (parseArgs below takes the same names). */
-const FLAGS = ["watch", "format", "out", "graders", "hidden-visibility", "timeout", "build-timeout", "explain", "strict", "submissions", "help"];
+const FLAGS = ["watch", "format", "out", "graders", "hidden-visibility", "timeout", "build-timeout", "explain", "strict", "require-full", "submissions", "help"];
 
 function usage(message: string): never {
   throw new Exit(2, `${message}\n${USAGE}\nchapters: ${CHAPTERS.map((c) => c.slug).join(", ")}`);
@@ -101,6 +102,7 @@ async function run(argv: string[], io: CommandIO): Promise<number | null> {
         "build-timeout": { type: "string", default: String(BUILD_TIMEOUT_MS) },
         explain: { type: "string", multiple: true, default: [] },
         strict: { type: "boolean", default: false },
+        "require-full": { type: "boolean", default: false },
         submissions: { type: "string" },
         help: { type: "boolean", default: false },
       },
@@ -216,7 +218,9 @@ async function run(argv: string[], io: CommandIO): Promise<number | null> {
       io.log(`\nwrote ${values.format} results to ${values.out}`);
     } else io.log(render(results));
     const lost = results.some((r) => r.status !== "passed" && r.status !== "not-attempted");
-    return values.strict && lost ? 1 : 0;
+    // --require-full: a pass/fail autograder (GitHub Classroom's command grader) gives the points on exit 0 only.
+    const short = results.some((r) => r.earned < r.points);
+    return (values.strict && lost) || (values["require-full"] && short) ? 1 : 0;
   }
 
   async function grade(graders: LoadedGrader[]): Promise<ExerciseResult[]> {
