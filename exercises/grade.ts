@@ -15,6 +15,8 @@
  */
 import "./harness/register-hooks.mjs"; // `llm-training-course/…` for graders outside the repository
 import { gradeCommand } from "./harness/cli.js";
+import { RESULTS_FILE } from "./harness/results.js";
 
-const code = await gradeCommand(process.argv.slice(2));
+// Each grading is also kept for the site: npm run dev shows it in the exercise boxes.
+const code = await gradeCommand(process.argv.slice(2), console, { saveResults: RESULTS_FILE });
 if (code !== null) process.exit(code);

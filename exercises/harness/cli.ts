@@ -21,6 +21,7 @@ import { didYouMean } from "../../lib/suggest.js";
 import { formatScorecard, toGradescope, toJUnit, VISIBILITIES, type Visibility } from "./scorecard.js";
 import type { ExerciseResult } from "./grade.js";
 import { overlaySubmission } from "./submission.js";
+import { saveResults } from "./results.js";
 import { toCsv, type SubmissionResults } from "./csv.js";
 
 /** Where the command prints (the console by default). */
@@ -28,6 +29,12 @@ export interface CommandIO {
   log(text: string): void;
   error(text: string): void;
   clear?(): void;
+}
+
+/** Options of {@link gradeCommand}. */
+export interface CommandOptions {
+  /** Merge each grading of the repository's stubs into this results file (harness/results.ts; the student's command). */
+  saveResults?: string;
 }
 
 /** Ends the command with an exit status (thrown by usage() and cannotGrade()). */
@@ -74,9 +81,9 @@ export function chaptersOf(filters: readonly string[]): string[] | undefined {
  * Runs the grade command on `argv` (the arguments after the script's name).
  * @returns the exit status, or null when watching (the process keeps running)
  */
-export async function gradeCommand(argv: string[], io: CommandIO = console): Promise<number | null> {
+export async function gradeCommand(argv: string[], io: CommandIO = console, options: CommandOptions = {}): Promise<number | null> {
   try {
-    return await run(argv, io);
+    return await run(argv, io, options);
   } catch (err) {
     if (err instanceof Exit) {
       io.error(err.message);
@@ -86,7 +93,7 @@ export async function gradeCommand(argv: string[], io: CommandIO = console): Pro
   }
 }
 
-async function run(argv: string[], io: CommandIO): Promise<number | null> {
+async function run(argv: string[], io: CommandIO, options: CommandOptions): Promise<number | null> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -208,6 +215,9 @@ async function run(argv: string[], io: CommandIO): Promise<number | null> {
 
   /** Prints or writes the results; the exit status they give. */
   function report(results: ExerciseResult[]): number {
+    if (options.saveResults) {
+      try { saveResults(results, options.saveResults); } catch (err) { io.error(`could not save your results for the site: ${(err as Error).message}`); }
+    }
     if (values.out) {
       try {
         writeFileSync(values.out, render(results));
