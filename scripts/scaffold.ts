@@ -191,7 +191,7 @@ TODO: one example, step by step. Every number is computed by lib/${c.slug} (for 
 
 ## Figures
 
-TODO: figures that take Framework's \`width\`; a result with fixed inputs comes from a data loader (src/data/${c.slug}-<what>.json.ts).
+TODO: figures that take Framework's \`width\`; a result with fixed inputs comes from a data loader (\`src/data/${c.slug}-NAME.json.ts\`).
 
 ## Exercises
 
@@ -199,8 +199,8 @@ ${box}
 
 ## Corrections to the notes
 
-TODO: one box per correction, each an entry of lib/corrections.ts:
-\`<div class="warning" id="correction-<id>" label="Correction: <title>">…</div>\`.
+TODO: one box per correction, each an entry of \`lib/corrections.ts\` with the same id and title: a
+\`div\` of class \`warning\` with the id \`correction-ID\` and the label \`Correction: TITLE\` (CONTRIBUTING.md).
 
 ## References
 
