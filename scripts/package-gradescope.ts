@@ -36,7 +36,7 @@ function walk(p: string): string[] {
 export async function packageGradescope(o: { filter?: string[]; graders?: string; hiddenVisibility?: string } = {}): Promise<{ zip: Uint8Array; names: string[] }> {
   const zip = new JSZip();
   const add = (name: string, data: Buffer | string, mode = 0o644) =>
-    zip.file(name, data, { date: FIXED_DATE, unixPermissions: mode, createFolders: false });
+    zip.file(name, data, { date: FIXED_DATE, unixPermissions: 0o100000 | mode, createFolders: false }); // a regular file, with its mode
   for (const top of INCLUDE) {
     for (const f of walk(join(ROOT, top))) add(relative(ROOT, f).split(sep).join("/"), readFileSync(f));
   }
