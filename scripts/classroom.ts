@@ -57,7 +57,8 @@ permissions:
 jobs:
   run-autograding-tests:
     runs-on: ubuntu-latest
-    if: github.actor != 'github-classroom[bot]'
+    # Grades the students' copies only: Classroom's starter repository (this one) is a template.
+    if: github.actor != 'github-classroom[bot]' && !github.event.repository.is_template
     steps:
       - name: Checkout code
         uses: actions/checkout@v4
