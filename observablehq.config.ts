@@ -4,6 +4,7 @@ import { CHAPTERS } from "./lib/chapters.js";
 export const DESCRIPTIONS: Record<string, string> = {
   "/index": "A course, with tested code, on how large language models are trained: precision formats, memory, accumulation and checkpointing, mixed precision, parallelism, ZeRO, offload, FlashAttention.",
   "/notes": "What the course's three study notes cover, chapter by chapter, and every place where the course corrects them, with the source.",
+  "/glossary": "Every term of every chapter's glossary in one table: the English term, the study notes' Chinese term, what it means, and its chapter.",
   ...Object.fromEntries(CHAPTERS.map((c) => [`/${c.slug}`, c.summary])),
 };
 
@@ -22,6 +23,7 @@ export default {
   pages: [
     ...CHAPTERS.filter((c) => c.status === "written").map((c) => ({ name: `${c.number}. ${c.title}`, path: `/${c.slug}` })),
     { name: "The study notes and their errata", path: "/notes" },
+    { name: "Glossary (术语)", path: "/glossary" },
   ],
   // Inputs' stylesheet (pages import Inputs from node_modules, so Framework does not add it):
   // without it tables neither scroll nor size their columns. No web fonts.

@@ -21,7 +21,9 @@ const items = CHAPTERS.map((c) => {
   const ex = counts.get(c.slug);
   const title = c.status === "written" ? `<a href="./${c.slug}"><strong>${esc(c.title)}</strong></a>` : `<strong>${esc(c.title)}</strong> <span class="muted">(coming)</span>`;
   const exercises = ex ? `<span class="muted"> · ${ex.n} exercises, ${ex.points} points</span>` : "";
-  return `  <li value="${c.number}">${title} — ${esc(c.summary)}${exercises}</li>`;
+  // Filled with the student's progress in npm run dev only (src/components/results.js); empty in a build.
+  const progress = ex ? `<span class="my-progress" data-chapter="${c.slug}" data-points="${ex.points}"></span>` : "";
+  return `  <li value="${c.number}">${title} — ${esc(c.summary)}${exercises}${progress}</li>`;
 }).join("\n");
 const written = CHAPTERS.filter((c) => c.status === "written").length;
 
@@ -71,7 +73,28 @@ Code that throws, returns NaN or the wrong type, changes its input or never
 returns loses that exercise's points and nothing else: the scorecard always
 prints.
 
+When you run the site on your own machine (\`npm run dev\`), each exercise box
+shows your last result and this page your progress per chapter, read from
+what \`npm test exercises\` last wrote (\`src/data/my-results.json\`, which
+git ignores and the published site never contains).
+
+\`\`\`js
+import {onResults, chapterProgress} from "./components/results.js";
+onResults((data) => {
+  for (const el of document.querySelectorAll(".my-progress")) {
+    const p = chapterProgress(data, el.dataset.chapter, Number(el.dataset.points));
+    if (p.graded === 0) { el.replaceChildren(); continue; }
+    const bar = document.createElement("progress");
+    bar.max = p.points;
+    bar.value = p.earned;
+    bar.setAttribute("aria-label", \`your points in chapter \${el.dataset.chapter}\`);
+    el.replaceChildren(document.createElement("br"), bar, \` your progress: \${p.earned}/\${p.points} points, \${p.passed} exercise\${p.passed === 1 ? "" : "s"} passed\`);
+  }
+});
+\`\`\`
+
 <style>
 .chapter-map li { margin-bottom: 0.4rem; }
+.my-progress progress { vertical-align: middle; width: min(12rem, 50%); }
 </style>
 `);

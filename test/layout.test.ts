@@ -31,6 +31,7 @@ describe("layout", () => {
       const graders = findGraderFiles().filter((f) => f.startsWith(join(ROOT, "exercises", c.slug) + "/"));
       if (graders.length < 3) problems.push(`exercises/${c.slug}/ has ${graders.length} grader${graders.length === 1 ? "" : "s"}; a written chapter needs at least 3`);
       const page = existsSync(pageFile) ? readFileSync(pageFile, "utf8") : "";
+      if (/^---\n[\s\S]*?^draft:\s*true\s*$[\s\S]*?^---$/m.test(page)) problems.push(`src/${c.slug}.md is a draft (front matter draft: true, from npm run new-chapter): a written chapter's page is built and listed; remove the line`);
       for (const f of graders) {
         const { exercise } = await loadGrader(f);
         if (page && !page.includes(`exerciseBox(exercises, "${exercise.id}")`)) problems.push(`src/${c.slug}.md has no box for exercise ${exercise.id}: add \${exerciseBox(exercises, "${exercise.id}")}`);

@@ -7,10 +7,11 @@
  * (whatever the score); 1 when grading could not run (a grader that does not
  * load, an output file that cannot be written); 2 on a usage error (an unknown
  * flag, chapter or exercise: the message suggests the nearest valid name).
- * With --strict, also 1 when an attempted exercise lost points.
+ * With --strict, also 1 when an attempted exercise lost points; with --require-full,
+ * 1 unless every selected exercise earned all its points (GitHub Classroom: exit 0 = points).
  */
 import { parseArgs } from "node:util";
-import { existsSync, watch, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync, watch, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { CHAPTERS } from "../../lib/chapters.js";
 import { affectedBy, loadGrader, loadGraders, ROOT, type LoadedGrader } from "./discover.js";
@@ -19,6 +20,9 @@ import { explainExercise } from "./explain.js";
 import { didYouMean } from "../../lib/suggest.js";
 import { formatScorecard, toGradescope, toJUnit, VISIBILITIES, type Visibility } from "./scorecard.js";
 import type { ExerciseResult } from "./grade.js";
+import { overlaySubmission } from "./submission.js";
+import { saveResults } from "./results.js";
+import { toCsv, type SubmissionResults } from "./csv.js";
 
 /** Where the command prints (the console by default). */
 export interface CommandIO {
@@ -27,17 +31,24 @@ export interface CommandIO {
   clear?(): void;
 }
 
+/** Options of {@link gradeCommand}. */
+export interface CommandOptions {
+  /** Merge each grading of the repository's stubs into this results file (harness/results.ts; the student's command). */
+  saveResults?: string;
+}
+
 /** Ends the command with an exit status (thrown by usage() and cannotGrade()). */
 class Exit extends Error {
   constructor(readonly code: number, message: string) { super(message); }
 }
 
 export const USAGE = `usage: npm test exercises [chapter|id …] [-- --watch] [-- --explain ID]
-       npm run grade -- [chapter|id …] [--format text|json|gradescope|junit] [--out FILE] [--graders DIR]
-                        [--hidden-visibility ${VISIBILITIES.join("|")}] [--timeout MS] [--build-timeout MS] [--explain ID] [--strict]`;
+       npm run grade -- [chapter|id …] [--format text|json|gradescope|junit|csv] [--out FILE] [--graders DIR]
+                        [--hidden-visibility ${VISIBILITIES.join("|")}] [--timeout MS] [--build-timeout MS] [--explain ID] [--strict] [--require-full]
+       npm run grade -- [chapter|id …] --submissions DIR [--format csv|json] [--out FILE]   (one row per student folder in DIR)`;
 
 /** The flags, for "did you mean" (parseArgs below takes the same names). */
-const FLAGS = ["watch", "format", "out", "graders", "hidden-visibility", "timeout", "build-timeout", "explain", "strict", "help"];
+const FLAGS = ["watch", "format", "out", "graders", "hidden-visibility", "timeout", "build-timeout", "explain", "strict", "require-full", "submissions", "help"];
 
 function usage(message: string): never {
   throw new Exit(2, `${message}\n${USAGE}\nchapters: ${CHAPTERS.map((c) => c.slug).join(", ")}`);
@@ -70,9 +81,9 @@ export function chaptersOf(filters: readonly string[]): string[] | undefined {
  * Runs the grade command on `argv` (the arguments after the script's name).
  * @returns the exit status, or null when watching (the process keeps running)
  */
-export async function gradeCommand(argv: string[], io: CommandIO = console): Promise<number | null> {
+export async function gradeCommand(argv: string[], io: CommandIO = console, options: CommandOptions = {}): Promise<number | null> {
   try {
-    return await run(argv, io);
+    return await run(argv, io, options);
   } catch (err) {
     if (err instanceof Exit) {
       io.error(err.message);
@@ -82,7 +93,7 @@ export async function gradeCommand(argv: string[], io: CommandIO = console): Pro
   }
 }
 
-async function run(argv: string[], io: CommandIO): Promise<number | null> {
+async function run(argv: string[], io: CommandIO, options: CommandOptions): Promise<number | null> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -98,6 +109,8 @@ async function run(argv: string[], io: CommandIO): Promise<number | null> {
         "build-timeout": { type: "string", default: String(BUILD_TIMEOUT_MS) },
         explain: { type: "string", multiple: true, default: [] },
         strict: { type: "boolean", default: false },
+        "require-full": { type: "boolean", default: false },
+        submissions: { type: "string" },
         help: { type: "boolean", default: false },
       },
     });
@@ -111,7 +124,7 @@ async function run(argv: string[], io: CommandIO): Promise<number | null> {
   }
   const { values, positionals } = parsed;
   if (values.help) { io.log(USAGE); return 0; }
-  const formats = ["text", "json", "gradescope", "junit"];
+  const formats = ["text", "json", "gradescope", "junit", "csv"];
   if (!formats.includes(values.format!)) usage(`--format must be one of ${formats.join(", ")}, got "${values.format}"${didYouMean(values.format!, formats)}`);
   const hiddenVisibility = values["hidden-visibility"] as Visibility;
   if (!VISIBILITIES.includes(hiddenVisibility)) usage(`--hidden-visibility must be one of ${VISIBILITIES.join(", ")}, got "${hiddenVisibility}"${didYouMean(hiddenVisibility, VISIBILITIES)}`);
@@ -119,6 +132,12 @@ async function run(argv: string[], io: CommandIO): Promise<number | null> {
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100) usage(`--timeout must be an integer number of milliseconds >= 100, got "${values.timeout}"`);
   const buildTimeoutMs = Number(values["build-timeout"]);
   if (!Number.isInteger(buildTimeoutMs) || buildTimeoutMs < 100) usage(`--build-timeout must be an integer number of milliseconds >= 100, got "${values["build-timeout"]}"`);
+
+  if (values.submissions !== undefined) {
+    if (!["csv", "json", "text"].includes(values.format!)) usage(`--submissions writes --format csv or json, got "${values.format}"`);
+    if (values.watch) usage("--submissions grades once: it does not take --watch");
+    if (!existsSync(values.submissions) || !statSync(values.submissions).isDirectory()) usage(`--submissions: no folder at ${values.submissions}`);
+  }
 
   // Before grading: an output file that could not be written would waste the whole run.
   if (values.out && !existsSync(dirname(resolve(values.out)))) cannotGrade(`could not write ${values.out}: there is no folder ${dirname(resolve(values.out))}`);
@@ -161,15 +180,44 @@ async function run(argv: string[], io: CommandIO): Promise<number | null> {
 
   const selected = select(loaded, positionals);
 
+  if (values.submissions !== undefined) {
+    // One private tree per student folder: their files over the stubs, graded like the repository's.
+    const dir = resolve(values.submissions);
+    const students = readdirSync(dir).filter((n) => !n.startsWith(".") && statSync(join(dir, n)).isDirectory()).sort();
+    const stubs = [...new Set(loaded.map((g) => g.exercise.file))];
+    const all: SubmissionResults[] = [];
+    for (const student of students) {
+      const tree = overlaySubmission(join(dir, student), ROOT, stubs);
+      try {
+        const results = await runGraders(selected, { timeoutMs, buildTimeoutMs, target: { kind: "stub", root: tree.root } });
+        all.push({ submission: student, files: tree.files.map((f) => f.to), results });
+        // Progress goes to stderr when the CSV itself is printed on stdout.
+        (values.out ? io.log : io.error).call(io, `graded ${student}: ${results.reduce((s, r) => s + r.earned, 0)}/${results.reduce((s, r) => s + r.points, 0)} (${tree.files.length} file${tree.files.length === 1 ? "" : "s"} of theirs)`);
+      } finally {
+        tree.remove();
+      }
+    }
+    const text = values.format === "json" ? JSON.stringify(all, null, 2) : toCsv(all, selected.map((g) => g.exercise));
+    if (values.out) {
+      try { writeFileSync(values.out, text); } catch (err) { cannotGrade(`could not write ${values.out}: ${(err as Error).message}`); }
+      io.log(`wrote ${values.format === "json" ? "json" : "csv"} results of ${all.length} submission${all.length === 1 ? "" : "s"} to ${values.out}`);
+    } else io.log(text);
+    return 0;
+  }
+
   function render(results: ExerciseResult[]): string {
     return values.format === "gradescope" ? JSON.stringify(toGradescope(results, { hiddenVisibility }), null, 2)
       : values.format === "junit" ? toJUnit(results)
       : values.format === "json" ? JSON.stringify(results, null, 2)
+      : values.format === "csv" ? toCsv([{ submission: ".", files: [], results }], selected.map((g) => g.exercise))
       : formatScorecard(results);
   }
 
   /** Prints or writes the results; the exit status they give. */
   function report(results: ExerciseResult[]): number {
+    if (options.saveResults) {
+      try { saveResults(results, options.saveResults); } catch (err) { io.error(`could not save your results for the site: ${(err as Error).message}`); }
+    }
     if (values.out) {
       try {
         writeFileSync(values.out, render(results));
@@ -180,7 +228,9 @@ async function run(argv: string[], io: CommandIO): Promise<number | null> {
       io.log(`\nwrote ${values.format} results to ${values.out}`);
     } else io.log(render(results));
     const lost = results.some((r) => r.status !== "passed" && r.status !== "not-attempted");
-    return values.strict && lost ? 1 : 0;
+    // --require-full: a pass/fail autograder (GitHub Classroom's command grader) gives the points on exit 0 only.
+    const short = results.some((r) => r.earned < r.points);
+    return (values.strict && lost) || (values["require-full"] && short) ? 1 : 0;
   }
 
   async function grade(graders: LoadedGrader[]): Promise<ExerciseResult[]> {

@@ -12,8 +12,11 @@ import { gradeExercise, resultBase, type ExerciseResult } from "./grade.js";
 import { mutantParts } from "./define.js";
 import { refusalMessage, solutionImports } from "./policy.js";
 
-/** What to grade: the student's stub file, the lib reference, or a named mutant. */
-export type Target = { kind: "stub" } | { kind: "reference" } | { kind: "mutant"; name: string };
+/**
+ * What to grade: the student's stub file (in the repository, or in `root`: a submission's
+ * private tree, harness/submission.ts), the lib reference, or a named mutant.
+ */
+export type Target = { kind: "stub"; root?: string } | { kind: "reference" } | { kind: "mutant"; name: string };
 
 const { graderFile, target } = workerData as { graderFile: string; target: Target };
 
@@ -23,11 +26,12 @@ async function main(): Promise<ExerciseResult> {
   if (target.kind === "reference") impl = exercise.reference;
   else if (target.kind === "mutant") impl = mutantParts((await loadMutants(graderFile))[target.name]).impl;
   else {
-    const stubFile = resolve(ROOT, exercise.file);
+    const root = target.root ?? ROOT;
+    const stubFile = resolve(root, exercise.file);
     // Solutions policy: a stub that imports its exercise's reference from lib/ gets 0, with the reason.
     let source = "";
     try { source = readFileSync(stubFile, "utf8"); } catch { /* reported by the import below */ }
-    const cheats = source ? await solutionImports(exercise, stubFile, source, ROOT).catch(() => []) : [];
+    const cheats = source ? await solutionImports(exercise, stubFile, source, root).catch(() => []) : [];
     if (cheats.length > 0) {
       return { ...resultBase(exercise), earned: 0, status: "failed", checks: [], message: refusalMessage(exercise.file, cheats, exercise) };
     }

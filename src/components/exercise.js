@@ -1,4 +1,5 @@
 import {html} from "htl";
+import {onResults, resultSummary} from "./results.js";
 
 /**
  * The exercise box of a chapter page, filled from the graders' metadata
@@ -21,5 +22,27 @@ export function exerciseBox(exercises, id) {
     <details><summary>${e.build ? "Parts" : "Checks"}</summary><ul>${e.checks.map((c) => html`<li>${c.name} (${c.points} ${c.points === 1 ? "point" : "points"})</li>`)}</ul></details>
     <p>Check it: <code>npm test exercises ${e.chapter}</code> · the page section and the contract: <code>npm test exercises -- --explain ${e.id}</code></p>
     <p><small>Solutions policy: the reference is ${solution.map((s, i) => html`${i ? ", " : ""}<code>${s}</code>`)}. Do not read it before you have solved the exercise; a stub that imports it gets 0.</small></p>
+    ${yourResult(e.id)}
   </div>`;
+}
+
+/**
+ * Where the student's last result of exercise `id` shows (npm run dev only: results.js);
+ * empty in a built site.
+ */
+function yourResult(id) {
+  const slot = html`<div class="exercise-result" aria-live="polite"></div>`;
+  let seen = false;
+  onResults((data) => {
+    if (slot.isConnected) seen = true;
+    else if (seen) return false; // the box was replaced: stop
+    const r = data?.results?.[id];
+    if (!r) { slot.replaceChildren(); return; }
+    const {headline, failures} = resultSummary(r);
+    slot.replaceChildren(html`<div class="tip" label="Your result (npm test exercises)">
+      <p><strong>${headline}</strong></p>
+      ${failures.length ? html`<ul>${failures.map((f) => html`<li><strong>✗ ${f.name}</strong>${f.text ? html`: <code>${f.text}</code>` : ""}${f.hint ? html`<br>hint: ${f.hint}` : ""}</li>`)}</ul>` : ""}
+    </div>`);
+  });
+  return slot;
 }
