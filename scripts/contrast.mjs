@@ -12,8 +12,9 @@
 //   else the topmost filled rectangle of the figure drawn before it under its
 //   centre (a label on a bar or a cell), else the page: 4.5:1 (3:1 large).
 // - Figures' marks (WCAG 2.1 1.4.11, non-text contrast): every opaque line,
-//   rule, tick, dot and shape of a Plot figure against what is behind it (as
-//   for text): 3:1. Marks drawn at less than half opacity (bands, shading)
+//   rule, tick, dot and shape of a Plot figure against what is behind it: the
+//   topmost filled rectangle drawn before it that holds it whole (an outline
+//   on a cell), else the page: 3:1. Marks drawn at less than half opacity (bands, shading)
 //   carry no meaning alone and are left out.
 // Colours are resolved by the browser itself (a 1 × 1 canvas paints any CSS
 // colour, color-mix() and currentColor included, as sRGB bytes); the colour
@@ -21,7 +22,7 @@
 // included; an ancestor with a background image makes the element unjudged.
 
 /** Runs in the page; returns [{kind, ratio, need, fg, bg, text, where}] for every failure (at most `limit` per kind). */
-export function contrastAudit(limit = 20) {
+export function contrastAudit(limit = 200) {
   const canvas = document.createElement("canvas");
   canvas.width = canvas.height = 1;
   const ctx = canvas.getContext("2d", { willReadFrequently: true });
@@ -114,12 +115,15 @@ export function contrastAudit(limit = 20) {
     const shapes = [...svg.querySelectorAll("path, line, circle, ellipse, rect, polyline, polygon, text, tspan")];
     // Filled rectangles, in paint order, with their boxes: what a later label or mark may sit on.
     const fills = [];
-    const behindInFigure = (el) => {
+    // Text: the rectangle under its centre (a label may overflow its bar a little). A mark: the
+    // rectangle that holds it whole (an outline on a cell); a line across the figure is on the page.
+    const behindInFigure = (el, whole) => {
       const b = el.getBoundingClientRect();
       const x = b.left + b.width / 2, y = b.top + b.height / 2;
       for (let i = fills.length - 1; i >= 0; i--) {
-        const f = fills[i];
-        if (f.el !== el && x >= f.box.left && x <= f.box.right && y >= f.box.top && y <= f.box.bottom) return over(f.colour, page);
+        const f = fills[i].box;
+        const inside = whole ? b.left >= f.left - 0.5 && b.right <= f.right + 0.5 && b.top >= f.top - 0.5 && b.bottom <= f.bottom + 0.5 : x >= f.left && x <= f.right && y >= f.top && y <= f.bottom;
+        if (fills[i].el !== el && inside) return over(fills[i].colour, page);
       }
       return page;
     };
@@ -133,12 +137,12 @@ export function contrastAudit(limit = 20) {
         if (el.tagName === "tspan" && el.closest("text") !== el.parentElement) continue;
         if (el.tagName === "text" && el.querySelector("tspan")) continue; // judged per line
         const halo = s.stroke !== "none" && parseFloat(s.strokeWidth) >= 2 ? rgba(s.stroke) : null;
-        const under = behindInFigure(el);
+        const under = behindInFigure(el, false);
         const bg = halo && halo[3] * Number(s.strokeOpacity) >= 0.5 ? over([halo[0], halo[1], halo[2], halo[3] * Number(s.strokeOpacity)], under) : under;
         const c = rgba(s.fill);
         report("figure text", el, over([c[0], c[1], c[2], c[3] * Number(s.fillOpacity) * o], bg), bg, large(s) ? 3 : 4.5, el.textContent.trim());
       } else if (plot && !el.closest("text")) {
-        const under = behindInFigure(el);
+        const under = behindInFigure(el, true);
         if (el.tagName === "rect" && s.fill !== "none" && !s.fill.startsWith("url(")) {
           const f = rgba(s.fill);
           const a = f[3] * Number(s.fillOpacity) * o;

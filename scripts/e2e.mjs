@@ -117,6 +117,29 @@ const linked = new Set([...linkedFrom.keys()].map((l) => { const u = new URL(l);
 for (const [url, page] of known) if (!linked.has(url)) linkProblems.push(`${base}${page} is linked from no page`);
 result(linkProblems, `links: ${sameOrigin} same-origin links on ${pages.length} pages, all under ${base}, every target found`);
 
+// The search index under the prefix: a search from a chapter page finds pages, each link under the base path.
+{
+  const problems = [];
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const bad = [];
+  page.on("response", (r) => { if (r.status() >= 400) bad.push(`${r.url()} (HTTP ${r.status()})`); });
+  page.on("requestfailed", (r) => bad.push(`${r.url()} (${r.failure()?.errorText})`));
+  const from = pages.find((p) => p.includes("/")) ?? pages.find((p) => p) ?? "";
+  await page.goto(new URL(from, server.url).href, { waitUntil: "load" });
+  await page.fill("#observablehq-search input", "precision");
+  const hrefs = await page.waitForSelector("#observablehq-search-results ol a", { timeout: 30_000 })
+    .then(() => page.$$eval("#observablehq-search-results ol a", (as) => as.map((a) => a.href)))
+    .catch((e) => { problems.push(`no search results for "precision": ${e.message.split("\n")[0]}`); return []; });
+  for (const h of hrefs) {
+    const u = new URL(h);
+    if (!u.pathname.startsWith(base)) problems.push(`search result ${u.pathname} leaves the base path ${base}`);
+    else if (!known.has(u.origin + u.pathname.replace(/\.html$/, "").replace(/\/index$/, "/"))) problems.push(`search result ${u.pathname} is not a page`);
+  }
+  problems.push(...bad.map((b) => `failed request: ${b}`));
+  await page.close();
+  result(problems, `search from ${base}${from}: ${hrefs.length} results, all pages under ${base}`);
+}
+
 // A missing address, at the top and deeper: the host's 404 page, whose <base> keeps its links and assets under the prefix.
 for (const path of ["no-such-page", "no/such/deeper/page"]) {
   const r = await checkPage(browser, server.url + path, { status: 404, screenshot: path === "no-such-page" ? "test-results/404.png" : undefined });
