@@ -19,8 +19,7 @@ const KEEP = new Set(["_node", "_npm"]);
 
 /**
  * Builds the site into `outDir`, then runs the post-build step
- * (scripts/postbuild.mjs). With `freshData` (the default, for npm test and the
- * e2e run) the output of data and page loaders is removed from the cache
+ * (scripts/postbuild.mjs). With `freshData` (the default, for the e2e run) the output of data and page loaders is removed from the cache
  * first, so that data computed by lib at build time matches lib now; the
  * bundles of node_modules packages stay (they are named by version and hold
  * no lib code). Page checks during development pass false: concurrent builds

@@ -1,6 +1,6 @@
-// Checks a built site (npm test runs it after the build; the e2e run checks
-// the same pages live in Chromium):
-//   node scripts/check-build.mjs [dir]      (default dist)
+// Checks a built site (the e2e run runs it after its build, then checks the
+// same pages live in Chromium; the deploy workflow runs it before publishing):
+//   node scripts/check-build.mjs [dir] [--base=/llm-course/]      (default dist)
 // - every page: <html lang="en">, zoom allowed, no <label> inside the sidebar
 //   list, a meta description, the favicon link, Inputs' stylesheet, the
 //   accessibility script (components/a11y.js), a .br and a .gz copy;

@@ -1,4 +1,4 @@
-// The step after `observable build` (npm run build, npm test, the e2e run and
+// The step after `observable build` (npm run build, the e2e run, Lighthouse and
 // check-page all call it): what Framework 1.13's page template gets wrong and
 // no option can set, then precompressed copies of every text file, as a static
 // host serves them.

@@ -170,3 +170,52 @@ describe(".github/workflows/deploy.yml (GitHub Pages)", () => {
     expect(steps.findIndex((s) => s.run === "npm run build")).toBeLessThan(steps.findIndex((s) => s.uses?.startsWith("actions/upload-pages-artifact@")));
   });
 });
+
+describe("serve(): dist/ under a base path, as GitHub Pages serves it (scripts/browser.mjs)", () => {
+  it("serves pages under the prefix only, redirects the bare prefix, and answers a missing address with 404.html", async () => {
+    // @ts-expect-error: a plain ES module without types
+    const { serve } = await import("../scripts/browser.mjs");
+    const dir = fakeBuild({ base: "/llm-course/", url: null });
+    postBuild(dir);
+    const server = await serve(dir, { base: "/llm-course/" });
+    try {
+      expect(server.url).toBe(`${server.origin}/llm-course/`);
+      const get = (p: string, headers = {}) => fetch(server.origin + p, { headers, redirect: "manual" });
+      const home = await get("/llm-course/", { "accept-encoding": "br" });
+      expect([home.status, home.headers.get("content-encoding")]).toEqual([200, "br"]);
+      expect((await get("/llm-course/precision")).status).toBe(200);
+      const bare = await get("/llm-course");
+      expect([bare.status, bare.headers.get("location")]).toEqual([301, "/llm-course/"]);
+      const outside = await get("/precision");
+      expect([outside.status, await outside.text()]).toEqual([404, "not found"]);
+      const missing = await get("/llm-course/a/b/missing");
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toContain('<base href="/llm-course/">');
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("contrast findings: what fails (scripts/browser.mjs problemsOf, notesOf)", () => {
+  it("text fails in either scheme; a figure fails in dark only where the light scheme does not fail alike; light figures are notes", async () => {
+    // @ts-expect-error: a plain ES module without types
+    const { problemsOf, notesOf } = await import("../scripts/browser.mjs");
+    const f = (kind: string, fg: string, bg: string) => ({ kind, fg, bg, ratio: 2, need: kind === "figure mark" ? 3 : 4.5, text: "x", where: "", count: 1 });
+    const r = {
+      status: 200, settled: true, cellErrors: [], consoleErrors: [], failedRequests: [], outside: [], layout: [], checks: [],
+      contrast: {
+        light: [f("text", "#efb118", "#fdf7e8"), f("figure text", "#ffffff", "#efb118")],
+        dark: [f("figure text", "#ffffff", "#efb118"), f("figure text", "#dfdfd6", "#fbb4ae"), f("text", "#777777", "#1e1e1e")],
+      },
+    };
+    const problems: string[] = problemsOf(r);
+    expect(problems.map((p) => p.split(" is ")[0])).toEqual([
+      "contrast (light): text #efb118 on #fdf7e8",
+      "contrast (dark): figure text #dfdfd6 on #fbb4ae",
+      "contrast (dark): text #777777 on #1e1e1e",
+    ]);
+    expect(notesOf(r)).toHaveLength(1);
+  });
+});
