@@ -6,7 +6,6 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { join, extname, normalize, relative } from "node:path";
-import { chromium } from "playwright-core";
 import { postBuild } from "./postbuild.mjs";
 import { contrastAudit } from "./contrast.mjs";
 
@@ -109,6 +108,7 @@ export async function serve(root, { base = "/" } = {}) {
 /** Launches headless Chromium (Debian's, via playwright-core). */
 export async function launch() {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  const { chromium } = await import("playwright-core"); // here, not at the top: the build and serve helpers stay light to import
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
 }
 
