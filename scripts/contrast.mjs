@@ -14,7 +14,8 @@
 // - Figures' marks (WCAG 2.1 1.4.11, non-text contrast): every opaque line,
 //   rule, tick, dot and shape of a Plot figure against what is behind it: the
 //   topmost filled rectangle drawn before it that holds it whole (an outline
-//   on a cell), else the page: 3:1. Marks drawn at less than half opacity (bands, shading)
+//   on a cell), else the page (always for a rule or a tick: it crosses the
+//   marks): 3:1. Marks drawn at less than half opacity (bands, shading)
 //   carry no meaning alone and are left out.
 // Colours are resolved by the browser itself (a 1 × 1 canvas paints any CSS
 // colour, color-mix() and currentColor included, as sRGB bytes); the colour
@@ -142,7 +143,7 @@ export function contrastAudit(limit = 200) {
         const c = rgba(s.fill);
         report("figure text", el, over([c[0], c[1], c[2], c[3] * Number(s.fillOpacity) * o], bg), bg, large(s) ? 3 : 4.5, el.textContent.trim());
       } else if (plot && !el.closest("text")) {
-        const under = behindInFigure(el, true);
+        const under = el.tagName === "line" ? page : behindInFigure(el, true); // a rule or a tick crosses marks: judged on the page
         if (el.tagName === "rect" && s.fill !== "none" && !s.fill.startsWith("url(")) {
           const f = rgba(s.fill);
           const a = f[3] * Number(s.fillOpacity) * o;
