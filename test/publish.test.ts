@@ -219,3 +219,43 @@ describe("contrast findings: what fails (scripts/browser.mjs problemsOf, notesOf
     expect(notesOf(r)).toHaveLength(1);
   });
 });
+
+describe("dark mode and code colours in src/style.css (WCAG AA 4.5:1 for text)", () => {
+  const css = readFileSync(join(ROOT, "src", "style.css"), "utf8");
+  const hex = (h: string) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+  const lum = (c: number[]) => {
+    const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a: number[], b: number[]) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
+  const mix = (fg: number[], bg: number[], p: number) => fg.map((v, i) => v * p + bg[i] * (1 - p));
+  const value = (block: string, name: string) => hex(new RegExp(`${name}: (#[0-9a-f]{6})`, "i").exec(block)![1]);
+  // The themes' own colours (Framework 1.13: theme-air.css, theme-near-midnight.css, abstract-dark.css).
+  const white = hex("#ffffff"), codeLight = mix(hex("#1b1e23"), white, 0.04);
+  const darkB = hex("#161616"), darkA = mix(hex("#dfdfd6"), darkB, 0.04);
+  const lightBlock = /@media \(prefers-color-scheme: light\) \{([\s\S]*?)\n\}/.exec(css)![1];
+  const darkBlocks = [...css.matchAll(/@media \(prefers-color-scheme: dark\) \{([\s\S]*?)\n\}/g)].map((m) => m[1]).join("\n");
+
+  it("the light syntax colours it sets pass on the code blocks' grey, and Framework's fail there (the reason)", () => {
+    for (const name of ["--syntax-keyword", "--syntax-variable", "--syntax-entity-tag"]) expect(contrast(value(lightBlock, name), codeLight), name).toBeGreaterThanOrEqual(4.5);
+    for (const old of ["#d73a49", "#e36209", "#22863a"]) expect(contrast(hex(old), codeLight)).toBeLessThan(4.5);
+  });
+  it("the warning box's label passes on the box's pale yellow (10% of the theme's yellow)", () => {
+    const label = hex(/\.warning::before \{ color: (#[0-9a-f]{6}); \}/.exec(lightBlock)![1]);
+    expect(contrast(label, mix(hex("#efb118"), white, 0.1))).toBeGreaterThanOrEqual(4.5);
+  });
+  it("the dark theme's blue passes on the dark page and sidebar; the theme's #4269d0 does not", () => {
+    expect(contrast(value(darkBlocks, "--theme-blue"), darkA)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(value(darkBlocks, "--theme-blue"), darkB)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(hex("#4269d0"), darkA)).toBeLessThan(4.5);
+  });
+  it("the dark button face (20% of the text colour over the page) leaves the text at 4.5:1 or more; the browser's #6b6b6b does not", () => {
+    expect(darkBlocks).toContain("background-color: color-mix(in srgb, var(--theme-foreground) 20%, var(--theme-background-a))");
+    expect(contrast(hex("#dfdfd6"), mix(hex("#dfdfd6"), darkA, 0.2))).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(hex("#dfdfd6"), hex("#6b6b6b"))).toBeLessThan(4.5);
+  });
+  it("labels on cells keep the light theme's ink in dark mode (the e2e run checks each figure)", () => {
+    const ink = hex(/\[aria-label="cell"\]\[fill="none"\]\) \{ color: (#[0-9a-f]{6}); \}/.exec(darkBlocks)![1]);
+    expect(ink).toEqual(hex("#1b1e23")); // theme-air's --theme-foreground
+  });
+});
