@@ -1,4 +1,8 @@
 import { CHAPTERS } from "./lib/chapters.js";
+import { siteOf, canonicalUrl } from "./scripts/site.js";
+
+/** Base path and origin of the published site (COURSE_BASE, COURSE_SITE_URL: scripts/site.ts). */
+export const SITE = siteOf(process.env);
 
 /** The meta description of each page: a chapter's summary from lib/chapters.ts, or the site's. */
 export const DESCRIPTIONS: Record<string, string> = {
@@ -19,6 +23,7 @@ export default {
   root: "src",
   // COURSE_OUT lets a check build into a private folder while another build runs.
   output: process.env.COURSE_OUT ?? "dist",
+  base: SITE.base,
   title: "How LLMs are trained",
   pages: [
     ...CHAPTERS.filter((c) => c.status === "written").map((c) => ({ name: `${c.number}. ${c.title}`, path: `/${c.slug}` })),
@@ -30,7 +35,9 @@ export default {
   globalStylesheets: ["observablehq:stdlib/inputs.css"],
   // Themes air (light) and near-midnight (dark), Inputs' CSS and the contrast fixes.
   style: "style.css",
-  head: ({ path }: { path: string }) => `<meta name="description" content="${escapeAttr(DESCRIPTIONS[path] ?? DESCRIPTIONS["/index"])}">
+  head: ({ path }: { path: string }) => `<meta name="description" content="${escapeAttr(DESCRIPTIONS[path] ?? DESCRIPTIONS["/index"])}">${canonicalUrl(path, SITE) ? `
+<link rel="canonical" href="${escapeAttr(canonicalUrl(path, SITE)!)}">` : ""}${path === "/404" ? `
+<meta name="robots" content="noindex">` : ""}
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <script type="module" src="/components/a11y.js"></script>`,
   search: true,

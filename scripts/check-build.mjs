@@ -1,16 +1,24 @@
-// Checks a built site (npm test runs it after the build; the e2e run checks
-// the same pages live in Chromium):
-//   node scripts/check-build.mjs [dir]      (default dist)
+// Checks a built site (the e2e run runs it after its build, then checks the
+// same pages live in Chromium; the deploy workflow runs it before publishing):
+//   node scripts/check-build.mjs [dir] [--base=/llm-course/]      (default dist)
 // - every page: <html lang="en">, zoom allowed, no <label> inside the sidebar
 //   list, a meta description, the favicon link, Inputs' stylesheet, the
 //   accessibility script (components/a11y.js), a .br and a .gz copy;
 // - /favicon.ico is an ICO file;
 // - the home page's chapter list is in the HTML (drawn at build time);
 // - the notes page's errata table and the chapter pages' correction boxes
-//   name the same corrections.
+//   name the same corrections;
+// - publishing under a base path (issue 14): no page refers to an absolute
+//   path ("/…" leaves the prefix); 404.html exists, with a <base href> equal to
+//   the expected base (--base=/llm-course/) and no canonical link; either every
+//   other page has one canonical link, absolute, ending in base + its own path,
+//   and sitemap.xml lists exactly those URLs, or (built without
+//   COURSE_SITE_URL) no page has one and there is no sitemap.xml.
+//   node scripts/check-build.mjs dist --base=/llm-course/
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
+import { canonicalOf, baseOf } from "./postbuild.mjs";
 
 function htmlFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -19,16 +27,37 @@ function htmlFiles(dir) {
   });
 }
 
-/** The problems of the build in `dir` (empty when it is good). */
-export function checkBuild(dir = "dist") {
+/**
+ * The problems of the build in `dir` (empty when it is good).
+ * @param {string} dir
+ * @param {{base?: string}} [expect] the base path the build must have been made for (default: any)
+ */
+export function checkBuild(dir = "dist", { base } = {}) {
   const problems = [];
   const pages = htmlFiles(dir);
   if (pages.length === 0) return [`${dir}: no pages (build first)`];
   const boxes = new Set();
+  const canonicals = new Map(); // page → canonical URL
+  const built = existsSync(join(dir, "404.html")) ? baseOf(dir) : (base ?? "/");
+  if (!existsSync(join(dir, "404.html"))) problems.push("404.html: missing (src/404.md)");
+  else if (base && built !== base) problems.push(`404.html: <base href="${built}">, expected "${base}" (COURSE_BASE)`);
   for (const f of pages) {
     const name = relative(dir, f);
     const html = readFileSync(f, "utf8");
     const p = (msg) => problems.push(`${name}: ${msg}`);
+    const absolute = [...html.replace(/<base href="[^"]*">/, "").matchAll(/\s(?:href|src|srcset|action)="(\/(?!\/)[^"]*)"/g)].map((m) => m[1]);
+    if (absolute.length) p(`refers to absolute paths, which leave the base path: ${[...new Set(absolute)].slice(0, 5).join(", ")}`);
+    const canonical = [...html.matchAll(/<link rel="canonical" href="([^"]+)">/g)].map((m) => m[1]);
+    if (name === "404.html") {
+      if (canonical.length) p("the 404 page has a canonical link");
+    } else if (canonical.length > 1) p(`${canonical.length} canonical links`);
+    else if (canonical.length === 1) {
+      const want = built + name.replace(/\.html$/, "").replace(/(^|\/)index$/, "$1");
+      let url = null;
+      try { url = new URL(canonical[0]); } catch { /* reported below */ }
+      if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== want) p(`canonical link ${canonical[0]} is not an absolute URL ending in ${want}`);
+      canonicals.set(name, canonical[0]);
+    }
     if (!/<html lang="en"/.test(html)) p('no <html lang="en">');
     const viewport = /<meta name="viewport" content="([^"]*)"/.exec(html)?.[1];
     if (viewport === undefined || /maximum-scale|user-scalable/.test(viewport)) p(`the viewport blocks zoom or is missing (${viewport})`);
@@ -41,6 +70,22 @@ export function checkBuild(dir = "dist") {
     if (!/<script type="module" src="[^"]*components\/a11y\.[0-9a-f]+\.js"><\/script>/.test(html)) p("components/a11y.js is not loaded");
     for (const ext of [".br", ".gz"]) if (!existsSync(f + ext)) p(`no precompressed ${ext} copy`);
     for (const m of html.matchAll(/<div class="warning" id="correction-([^"]+)"/g)) boxes.add(`${name.replace(/\.html$/, "")}#correction-${m[1]}`);
+  }
+  const sitemap = join(dir, "sitemap.xml");
+  const others = pages.filter((f) => relative(dir, f) !== "404.html").length;
+  if (canonicals.size > 0 && canonicals.size < others) problems.push(`${others - canonicals.size} of ${others} pages have no canonical link (the others do)`);
+  if (canonicals.size === 0 && existsSync(sitemap)) problems.push("sitemap.xml: written, but no page has a canonical link");
+  if (canonicals.size > 0) {
+    if (!existsSync(sitemap)) problems.push("sitemap.xml: missing (pages have canonical links)");
+    else {
+      const xml = readFileSync(sitemap, "utf8");
+      const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].replace(/&amp;/g, "&"));
+      if (!xml.includes('xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"')) problems.push("sitemap.xml: not a sitemaps.org 0.9 urlset");
+      const want = [...canonicals.values()];
+      for (const u of want) if (!locs.includes(u)) problems.push(`sitemap.xml: no <loc> for ${u}`);
+      for (const u of locs) if (!want.includes(u)) problems.push(`sitemap.xml: <loc> ${u} is not the canonical URL of a page`);
+      if (new Set(locs).size !== locs.length) problems.push("sitemap.xml: a URL is listed twice");
+    }
   }
   const ico = join(dir, "favicon.ico");
   if (!existsSync(ico) || readFileSync(ico).readUInt32BE(0) !== 0x00000100) problems.push("favicon.ico: missing or not an ICO file");
@@ -57,8 +102,9 @@ export function checkBuild(dir = "dist") {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const dir = process.argv[2] ?? "dist";
-  const problems = checkBuild(dir);
+  const dir = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "dist";
+  const base = process.argv.find((a) => a.startsWith("--base="))?.slice(7);
+  const problems = checkBuild(dir, { base });
   for (const p of problems) console.log(`✗ ${p}`);
   console.log(problems.length ? `${problems.length} problems in ${dir}` : `${dir}: every page checked, clean`);
   process.exit(problems.length ? 1 : 0);

@@ -6,10 +6,13 @@
 // targets, not asserted: they depend on the machine's load (a benchmark).
 //
 //   npm run lighthouse [-- --no-build] [--runs=2] [--pages=index,precision]
-//   --no-build   use dist/ as it is (.ci/run: npm test has just built it)
+//   --no-build   use dist/ as it is (.ci/run: the e2e run has just built it under /llm-course/)
 //   --runs=N     run each page N times per form factor (performance: the median is printed, with the range)
 //   --pages=…    only these pages (index for the home page)
 //   --dist=DIR   an existing build elsewhere (implies --no-build)
+//
+// A build made under a base path (COURSE_BASE; read back from its 404.html) is
+// served under that path, as the e2e run serves it.
 //
 // Lighthouse is not a devDependency (a student's npm install stays light): on
 // first use this script installs the pinned version from the npm registry into
@@ -20,6 +23,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { buildSite, serve, pagesOf, CHROMIUM } from "./browser.mjs";
+import { baseOf } from "./postbuild.mjs";
 
 /** The version measured with Debian's Chromium for issue 9. */
 export const LIGHTHOUSE_VERSION = "12.2.3";
@@ -108,12 +112,12 @@ if (process.argv.includes("--no-build") || arg("dist")) {
 if (!existsSync(CHROMIUM)) { console.error(`✗ Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`); process.exit(1); }
 const cli = lighthouseCli();
 const pages = pagesOf(dist).filter((p) => !only || only.includes(p));
-const server = await serve(dist);
+const server = await serve(dist, { base: baseOf(dist) });
 const rows = [];
 let bad = 0;
 try {
   for (const page of pages) {
-    const url = `${server.url}/${page}`;
+    const url = new URL(page, server.url).href;
     const res = { desktop: [], mobile: [] };
     for (const ff of ["desktop", "mobile"]) {
       for (let i = 0; i < runs; i++) {
@@ -132,7 +136,7 @@ try {
 }
 
 const mark = (ok) => (ok ? "✓" : "✗");
-console.log(`\n\nLighthouse ${LIGHTHOUSE_VERSION}, ${CHROMIUM}, dist/ served with brotli on 127.0.0.1; ${runs} run${runs > 1 ? "s" : ""} per page and form factor${runs > 1 ? " (median, range)" : ""}.`);
+console.log(`\n\nLighthouse ${LIGHTHOUSE_VERSION}, ${CHROMIUM}, ${dist}/ served with brotli on 127.0.0.1 under ${baseOf(dist)}; ${runs} run${runs > 1 ? "s" : ""} per page and form factor${runs > 1 ? " (median, range)" : ""}.`);
 console.log(`Targets: performance ≥ ${TARGETS.perfDesktop} desktop, ≥ ${TARGETS.perfMobile} mobile (printed, not asserted); accessibility, best practices, SEO 100 (asserted); mobile TBT < ${TARGETS.tbtMobileMs} ms; CLS ≤ ${TARGETS.cls}.\n`);
 console.log("| page | perf desktop | perf mobile | accessibility | best practices | SEO | TBT mobile (ms) | CLS (max) |");
 console.log("|---|---|---|---|---|---|---|---|");

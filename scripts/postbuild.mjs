@@ -1,4 +1,4 @@
-// The step after `observable build` (npm run build, npm test, the e2e run and
+// The step after `observable build` (npm run build, the e2e run, Lighthouse and
 // check-page all call it): what Framework 1.13's page template gets wrong and
 // no option can set, then precompressed copies of every text file, as a static
 // host serves them.
@@ -9,10 +9,14 @@
 // - the search box named (aria-label);
 // - /favicon.ico written (the pages link favicon.svg; anything asking for
 //   /favicon.ico gets the same mark, drawn here);
+// - sitemap.xml: the canonical URL of every page (observablehq.config.ts writes
+//   them from COURSE_SITE_URL and COURSE_BASE: scripts/site.ts), in the
+//   sidebar's order (lib/chapters.ts); without COURSE_SITE_URL no page has a
+//   canonical link and no sitemap is written;
 // - <file>.gz and <file>.br beside every text file.
 // test/site.test.ts checks each on a build.
-import { readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
-import { join, extname } from "node:path";
+import { readdirSync, readFileSync, writeFileSync, existsSync, rmSync } from "node:fs";
+import { join, extname, relative } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { pathToFileURL } from "node:url";
 
@@ -71,6 +75,45 @@ export function faviconIco() {
   return Buffer.concat([dir, image]);
 }
 
+/** The canonical URL of a built page, or null. */
+export function canonicalOf(html) {
+  return /<link rel="canonical" href="([^"]+)">/.exec(html)?.[1] ?? null;
+}
+
+/** The base path a build was made for: the <base href> Framework writes into 404.html (config `base`), else "/". */
+export function baseOf(dir) {
+  const f = join(dir, "404.html");
+  return (existsSync(f) && /<base href="([^"]+)">/.exec(readFileSync(f, "utf8"))?.[1]) || "/";
+}
+
+const escXml = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * sitemap.xml (sitemaps.org 0.9) of the built pages in `dir`: each page's
+ * canonical URL, the home page first, then the sidebar's order (the chapters of
+ * lib/chapters.ts, then the other listed pages), then any unlisted page by name;
+ * the 404 page is left out. Returns null when no page has a canonical link.
+ */
+export function sitemapXml(dir) {
+  const pages = files(dir).filter((f) => f.endsWith(".html") && !relative(dir, f).startsWith("_") && relative(dir, f) !== "404.html");
+  const urls = new Map(); // page path ("index", "precision") → canonical URL
+  for (const f of pages) {
+    const url = canonicalOf(readFileSync(f, "utf8"));
+    if (url) urls.set(relative(dir, f).replace(/\.html$/, ""), url);
+  }
+  if (urls.size === 0) return null;
+  const index = existsSync(join(dir, "index.html")) ? readFileSync(join(dir, "index.html"), "utf8") : "";
+  const sidebar = /<nav id="observablehq-sidebar">([\s\S]*?)<\/nav>/.exec(index)?.[1] ?? "";
+  const order = ["index", ...[...sidebar.matchAll(/<a href="\.\/([^"#?]*)"/g)].map((m) => m[1] || "index")];
+  const rank = (p) => (order.includes(p) ? order.indexOf(p) : order.length);
+  const sorted = [...urls.keys()].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${sorted.map((p) => `  <url><loc>${escXml(urls.get(p))}</loc></url>`).join("\n")}
+</urlset>
+`;
+}
+
 /** Applies the fixes to every page of `dir` and writes the compressed copies; returns counts. */
 export function postBuild(dir = "dist") {
   if (!existsSync(join(dir, "index.html"))) throw new Error(`${dir}/index.html not found: build the site first (npx observable build)`);
@@ -82,6 +125,9 @@ export function postBuild(dir = "dist") {
     pages++;
   }
   writeFileSync(join(dir, "favicon.ico"), faviconIco());
+  const sitemap = sitemapXml(dir);
+  if (sitemap) writeFileSync(join(dir, "sitemap.xml"), sitemap);
+  else rmSync(join(dir, "sitemap.xml"), { force: true });
   let compressed = 0;
   for (const f of files(dir)) {
     if (!COMPRESSIBLE.has(extname(f))) continue;
@@ -90,12 +136,12 @@ export function postBuild(dir = "dist") {
     writeFileSync(f + ".br", brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
     compressed++;
   }
-  return { pages, compressed };
+  return { pages, compressed, sitemap: sitemap !== null };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const dir = process.argv[2] ?? "dist";
   const t0 = Date.now();
-  const { pages, compressed } = postBuild(dir);
-  console.log(`postbuild: ${pages} pages fixed, ${compressed} files precompressed (gzip, brotli) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const { pages, compressed, sitemap } = postBuild(dir);
+  console.log(`postbuild: ${pages} pages fixed, ${compressed} files precompressed (gzip, brotli), ${sitemap ? "sitemap.xml written" : "no sitemap.xml (no COURSE_SITE_URL: no canonical links)"}, base path ${baseOf(dir)}, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

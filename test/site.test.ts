@@ -1,6 +1,6 @@
-// The site-wide fixes of issue 9, checked without a build (npm test then
-// checks the built pages with scripts/check-build.mjs, and the e2e run checks
-// them live in Chromium): the post-build step against Framework's own page
+// The site-wide fixes of issue 9, checked without a build (the e2e run
+// builds the site, checks the built pages with scripts/check-build.mjs, then
+// checks them live in Chromium): the post-build step against Framework's own page
 // template, the favicon, the contrast of the theme's colours in src/style.css,
 // and the meta descriptions.
 import { describe, it, expect } from "vitest";
