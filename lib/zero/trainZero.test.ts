@@ -10,7 +10,7 @@ function ddpOracle(c: ZeroConfig): Float32Array {
   const P = c.numRanks, precision = c.precision ?? "bf16", rd = c.reduceDtype ?? precision, S = c.lossScale ?? 1;
   const cfg = { ...(c.model ?? AMP_LIVE_MODEL), vocabSize: corpus().vocab.size };
   const models = Array.from({ length: P }, () => createModel(cfg));
-  let master = Float32Array.from(flatData(models[0].params));
+  let master: Float32Array = Float32Array.from(flatData(models[0].params));
   let state = initOptimizerState([master]);
   const reduce = rd === "fp32" ? addChunk : (a: Float32Array, b: Float32Array) => castInPlace(rd, addChunk(a, b));
   for (const step of zeroBatches(c)) {
@@ -54,7 +54,7 @@ describe("trainZero", () => {
     const c: ZeroConfig = { numRanks: 4, stage: 3, steps: 3, precision: "fp32" };
     const run = trainZero(c);
     const m = createModel({ ...AMP_LIVE_MODEL, vocabSize: corpus().vocab.size });
-    let master = Float32Array.from(flatData(m.params)), state = initOptimizerState([master]);
+    let master: Float32Array = Float32Array.from(flatData(m.params)), state = initOptimizerState([master]);
     for (const step of zeroBatches(c)) {
       let o = 0;
       for (const p of m.params) { p.data.set(master.subarray(o, o + p.data.length)); o += p.data.length; }
