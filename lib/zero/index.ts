@@ -19,3 +19,5 @@ export { parseDeepSpeedConfig, ZeroOptimizationSchema, DeepSpeedConfigSchema, ty
 export { parseHfTrainerArgs, type HfShardingArgs } from "./parseHfTrainerArgs.js";
 export { NOTES_ZERO2_CONFIG, NOTES_TRAINER_ARGS } from "./notesZero2Config.js";
 export { zeroConfigFromDeepSpeed } from "./fromDeepSpeed.js";
+export { shardOwner } from "./shardRanges.js";
+export { zeroModelStateBytes, type ZeroModelStateBytes } from "./zeroModelStateBytes.js";

@@ -47,3 +47,23 @@ export function ownedParts(range: ChunkRange, shards: readonly ChunkRange[]): Ch
 export function rangeLength(r: ChunkRange): number {
   return r.end - r.start;
 }
+
+/**
+ * The rank that owns flat element `index` under {@link zeroPartition}, and its offset inside that rank's shard.
+ * @param numParams Ψ (integer ≥ 1)
+ * @param numRanks P (integer ≥ 1)
+ * @param index element index in [0, Ψ)
+ * @returns `{rank, offset}`
+ * @throws RangeError `numRanks must be an integer >= 1, got 0`; `numParams must be an integer >= 1, got 0`; `index must be an integer in [0, 10), got 10`
+ * @example shardOwner(10, 4, 7) // { rank: 2, offset: 1 } (shards [0,3) [3,6) [6,8) [8,10))
+ * @see Rajbhandari et al. 2020, ZeRO, §5.1; numpy.array_split (the split rule)
+ */
+export function shardOwner(numParams: number, numRanks: number, index: number): { rank: number; offset: number } {
+  if (!Number.isInteger(numRanks) || numRanks < 1) throw new RangeError(`numRanks must be an integer >= 1, got ${numRanks}`);
+  if (!Number.isInteger(numParams) || numParams < 1) throw new RangeError(`numParams must be an integer >= 1, got ${numParams}`);
+  if (!Number.isInteger(index) || index < 0 || index >= numParams) throw new RangeError(`index must be an integer in [0, ${numParams}), got ${index}`);
+  const base = Math.floor(numParams / numRanks), extra = numParams % numRanks;
+  const big = extra * (base + 1); // elements in the first `extra` shards, one longer each
+  const rank = index < big ? Math.floor(index / (base + 1)) : extra + Math.floor((index - big) / base);
+  return { rank, offset: index - (rank < extra ? rank * (base + 1) : big + (rank - extra) * base) };
+}
