@@ -5,7 +5,7 @@
  * It runs the operations of a {@link ZeroOp} schedule and refuses impossible ones.
  */
 import { World, ringAllGatherPhase, ringReduceScatterPhase, addChunk, type ChunkRange, type CostModel, type CommEvent } from "../collectives/index.js";
-import { castArray, castInPlace, type TrainPrecision } from "../amp/index.js";
+import { castArray, castInPlace, type TrainPrecision } from "../amp/castArray.js";
 import { crossEntropy, crossEntropyBackward, cpuOps, optimizerStep, initOptimizerState, type Model, type Batch, type Saved, type Activation, type AdamWConfig, type OptimizerState, batchInput } from "../nn/index.js";
 import { MemoryLedger } from "./MemoryLedger.js";
 import { ownedParts, rangeLength, zeroPartition } from "./shardRanges.js";

@@ -2,7 +2,7 @@
  * PyTorch FSDP's names, mapped onto the ZeRO simulation.
  */
 import { checkNumRanks } from "../collectives/index.js";
-import { TRAIN_PRECISIONS, type TrainPrecision } from "../amp/index.js";
+import { TRAIN_PRECISIONS, type TrainPrecision } from "../amp/castArray.js";
 import type { ZeroStage } from "./validateZeroOptions.js";
 
 /** torch.distributed.fsdp.ShardingStrategy members. */

@@ -2,7 +2,8 @@
  * ZeRO-DP training of lib/nn's model on P simulated ranks, step by step.
  */
 import { corpus, createModel, sampleBatch, mulberry32, flatData, type Batch, type ModelConfig, type AdamWConfig } from "../nn/index.js";
-import { AMP_LIVE_MODEL, TRAIN_PRECISIONS, type TrainPrecision } from "../amp/index.js";
+import { AMP_LIVE_MODEL } from "../amp/charLmSetup.js";
+import { TRAIN_PRECISIONS, type TrainPrecision } from "../amp/castArray.js";
 import { checkNumRanks, type CommEvent, type CostModel } from "../collectives/index.js";
 import { checkStage, validateZeroKnobs, type ZeroKnobs, type ZeroStage } from "./validateZeroOptions.js";
 import { wrapUnits, type Unit, type WrapPolicy } from "./wrapUnits.js";

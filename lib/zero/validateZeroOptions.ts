@@ -2,7 +2,7 @@
  * The options of the ZeRO simulation, named after DeepSpeed's
  * `zero_optimization` keys, and their checks.
  */
-import type { TrainPrecision } from "../amp/index.js";
+import type { TrainPrecision } from "../amp/castArray.js";
 
 /** A ZeRO-DP stage: 0 = DDP, 1 = optimizer states, 2 = + gradients, 3 = + parameters partitioned. */
 export type ZeroStage = 0 | 1 | 2 | 3;
