@@ -21,3 +21,4 @@ export { NOTES_ZERO2_CONFIG, NOTES_TRAINER_ARGS } from "./notesZero2Config.js";
 export { zeroConfigFromDeepSpeed } from "./fromDeepSpeed.js";
 export { shardOwner } from "./shardRanges.js";
 export { zeroModelStateBytes, type ZeroModelStateBytes } from "./zeroModelStateBytes.js";
+export { shardingForEstimate, type ShardingOverrides } from "./shardingForEstimate.js";
