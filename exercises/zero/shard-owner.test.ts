@@ -24,7 +24,7 @@ export default defineExercise<F>({
     { name: "P divides Ψ", points: 2, run: (f) => property(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 8 }), fc.nat()), async ([k, P, i]) => { await same(f, [k * P, P, i % (k * P)]); }, { numRuns: 60 }) },
     { name: "P does not divide Ψ: the first Ψ mod P shards are one longer", points: 3, run: (f) => property(fc.tuple(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 2, max: 9 }), fc.nat()).filter(([n, P]) => n % P !== 0), async ([n, P, i]) => { await same(f, [n, P, i % n], "the first Ψ mod P shards hold one element more"); }, { numRuns: 150 }) },
     { name: "more ranks than parameters; every boundary", points: 2, run: async (f) => {
-        for (const [n, P] of [[3, 8], [1, 5], [17, 4], [7, 7]]) for (let i = 0; i < n; i++) await same(f, [n, P, i], "some shards are empty when Ψ < P");
+        for (const [n, P] of [[3, 8], [1, 5], [17, 4], [7, 7]]) for (let i = 0; i < n; i++) await same(f, [n, P, i], "the first Ψ mod P shards are one element longer; when Ψ < P the last ones are empty");
     } },
     { name: "large Ψ in O(1)", points: 1, run: async (f) => {
         await same(f, [7_500_000_001, 64, 7_500_000_000]);
