@@ -2,7 +2,7 @@ import { defineExercise, fail, formatValue, isNotImplemented } from "../harness/
 import { zeroSchedule } from "../../lib/zero/zeroSchedule.js";
 import { ZERO_DEFAULTS } from "../../lib/zero/validateZeroOptions.js";
 import { trainZero, type ZeroConfig } from "../../lib/zero/trainZero.js";
-import { zeroCommElements } from "../../lib/zero/commVolume.js";
+import { zeroCommElements } from "../../lib/zero/zeroCommElements.js";
 import { wrapUnits } from "../../lib/zero/wrapUnits.js";
 import { createModel, corpus } from "../../lib/nn/index.js";
 import { AMP_LIVE_MODEL } from "../../lib/amp/charLmSetup.js";

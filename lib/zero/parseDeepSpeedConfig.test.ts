@@ -4,7 +4,7 @@ import { parseDeepSpeedConfig } from "./parseDeepSpeedConfig.js";
 import { parseHfTrainerArgs } from "./parseHfTrainerArgs.js";
 import { NOTES_TRAINER_ARGS, NOTES_ZERO2_CONFIG } from "./notesZero2Config.js";
 import { fsdpToZero, fsdpCommPerRank, fsdpMixedPrecision } from "./fsdpStrategy.js";
-import { zeroCommElements } from "./commVolume.js";
+import { zeroCommElements } from "./zeroCommElements.js";
 import { reductionError } from "./reductionError.js";
 
 const V017 = { release: "v0.17.0" as const };
@@ -123,7 +123,7 @@ describe("reductionError", () => {
 
 describe("the notes' config drives the simulation", () => {
   it("zeroConfigFromDeepSpeed: stage 2, fp16 at 2^16, the notes' buckets; the run equals stage 0 (DDP) on the same settings", async () => {
-    const { zeroConfigFromDeepSpeed } = await import("./fromDeepSpeed.js");
+    const { zeroConfigFromDeepSpeed } = await import("./zeroConfigFromDeepSpeed.js");
     const { trainZero } = await import("./trainZero.js");
     const c = zeroConfigFromDeepSpeed(parseDeepSpeedConfig(NOTES_ZERO2_CONFIG, NOTES_TRAINER_ARGS, V017), 3);
     expect(c).toMatchObject({ stage: 2, precision: "fp16", lossScale: 65536 });

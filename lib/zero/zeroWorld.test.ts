@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { trainZero } from "./trainZero.js";
-import { zeroCommElements } from "./commVolume.js";
+import { zeroCommElements } from "./zeroCommElements.js";
 import { zeroSchedule } from "./zeroSchedule.js";
 import { validateZeroKnobs } from "./validateZeroOptions.js";
 
