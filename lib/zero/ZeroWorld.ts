@@ -38,6 +38,23 @@ export interface ZeroWorldSetup {
   cost?: CostModel;
 }
 
+/**
+ * The simulated ranks of a ZeRO run. `begin(batches)` starts a step (resident
+ * memory logged, one micro-batch per rank), `run(op)` executes one operation of
+ * a {@link ZeroOp} schedule on every rank, `end()` returns the step's mean loss
+ * and messages. Elements a rank does not hold are NaN in its buffer, so a
+ * schedule that computes with them, or reduces, gathers or steps out of order,
+ * stops with a RangeError naming the unit, the rank or the element.
+ *
+ * @example
+ * const zw = new ZeroWorld(setup, init); zw.begin(batches[0]);
+ * for (const o of zeroSchedule(3, setup.units, setup.knobs)) zw.run(o);
+ * zw.end().loss // the mean loss of the step over all ranks' tokens
+ * @throws RangeError `backward of unit blocks.0 on rank 1: parameter blocks.0.W2 is not gathered (this rank holds only its shard)`;
+ *   `gather of unit head: already gathered`; `reduce of [0, 10): element 3 has no gradient yet (its unit's backward has not run)`;
+ *   `optimizer step before every gradient was reduced (element 7 was not)`; `optimizer step with units still gathered: head`
+ * @see Rajbhandari et al. 2020, ZeRO, §5; DeepSpeed stage_1_and_2.py and stage3.py; lib/collectives World (the messages)
+ */
 export class ZeroWorld {
   readonly numRanks: number;
   readonly numElements: number;
