@@ -116,3 +116,22 @@ describe("bad input and impossible schedules", () => {
     expect(ops.filter((o) => o.op === "gather").length).toBe(2 * units.length);
   });
 });
+
+describe("FSDP strategies in the simulation", () => {
+  it("SHARD_GRAD_OP (stage 3 without reshard after forward) trains to DDP's weights with 2(P−1)Ψ of traffic and a higher peak than FULL_SHARD", () => {
+    const knobs = { stage3_param_persistence_threshold: 0, reduce_bucket_size: 900, stage3_prefetch_bucket_size: 1 }; // no prefetch (the default would gather this small model whole)
+    const ddp = trainZero({ numRanks: 6, stage: 0, steps: 2 });
+    const sgo = trainZero({ numRanks: 6, stage: 3, steps: 2, reshardAfterForward: false, knobs });
+    const full = trainZero({ numRanks: 6, stage: 3, steps: 2, knobs });
+    expect(sgo.master).toEqual(ddp.master);
+    expect(sum(sgo.records[0].elementsSent)).toBe(zeroCommElements(2, 3555, 6));
+    expect(Math.max(...sgo.records[0].peakBytes)).toBeGreaterThan(Math.max(...full.records[0].peakBytes));
+  });
+
+  it("MixedPrecision(param_dtype=bf16, reduce_dtype=fp32): the same run with fp32 sums differs from the bf16-reduced one", () => {
+    const a = trainZero({ numRanks: 8, stage: 3, steps: 2, reduceDtype: "fp32" });
+    const b = trainZero({ numRanks: 8, stage: 3, steps: 2, reduceDtype: "bf16" });
+    expect(a.master).not.toEqual(b.master);
+    expect(a.master).toEqual(trainZero({ numRanks: 8, stage: 0, steps: 2, reduceDtype: "fp32" }).master);
+  });
+});
