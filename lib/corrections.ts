@@ -229,6 +229,18 @@ const parallelism: Correction[] = [
 
 // ── zero ───────────────────────────────────────────────────
 const zero: Correction[] = [
+  {
+    id: "zero2-reduce-scatter-buckets", chapter: "zero", title: "stage 2 reduce-scatters buckets into every rank's shard",
+    claim: "Stage 2 starts a reduce-scatter after every layer of backward to gather the gradients onto one node (将梯度整合到一个节点), and deletes the previous layer's gradients once the next layer's are computed.",
+    correction: "A reduce-scatter leaves every rank with the sum of its own shard; no node collects everything. DeepSpeed reduces per bucket of reduce_bucket_size elements, not per layer; after a bucket is reduced each rank frees the gradients it does not own and keeps its shard until the optimizer step.",
+    source: "Rajbhandari et al. 2020 (ZeRO), §5.2; DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py (gradient buckets)",
+  },
+  {
+    id: "zero-stages-same-update", chapter: "zero", title: "ZeRO stages do not change the loss",
+    claim: "The benchmark prints ZeRO-2 and ZeRO-3 side by side as a small slowdown (略有下降), with final train_loss 7.67 and 9.52, without comment.",
+    correction: "Partitioning changes where states live, not the update: with the same data, seed and reduction order every stage computes DDP's weights (bit for bit in the course's simulation). A loss gap of 1.85 comes from some other difference between the runs, so their speeds are compared on unequal footing.",
+    source: "Rajbhandari et al. 2020 (ZeRO), §5 and §7; the zero chapter's training comparison (lib/zero trainZero)",
+  },
 ];
 
 // ── offload ────────────────────────────────────────────────

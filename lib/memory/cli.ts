@@ -13,6 +13,7 @@ import type { PipelineSchedule } from "./firstStageActivationBytes.js";
 import { isPresetName, PRESET_NAMES } from "./presets.js";
 import { loadPresetText } from "./loadPresetText.js";
 import { formatGiB } from "./units.js";
+import { shardingForEstimate } from "../zero/shardingForEstimate.js";
 
 /**
  * What {@link main} returns instead of printing: exit status and the two streams.
@@ -60,6 +61,9 @@ Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
                          DeepSpeed): fp32 weights and .grad, Adam 8 (4 + 4 + 8), DDP's bucket copy
                          of the gradients, 16-bit weight casts in forward; --zero 0 only
   --bucket-view      DDP gradient_as_bucket_view=True (no bucket copy; torch design)
+  --deepspeed FILE    a DeepSpeed config: its stage, precision, offload and micro-batch
+                       ("auto" filled from --gpus, --micro-batch, --precision as the HF Trainer does)
+  --fsdp S           FULL_SHARD | SHARD_GRAD_OP | NO_SHARD: the ZeRO stage it matches
   --gpu-mem G        GiB per GPU: also say whether the PEAK fits          (default: not judged)
   --json             print {params, perGpu: {…, total}, peak: {lines, total}, …} in bytes
   --verbose          also print the convention (what is and is not counted)
@@ -213,6 +217,21 @@ export function main(argv: readonly string[]): CliResult {
       ampDesign: choice<AmpDesign>("amp-design", values["amp-design"], ["deepspeed", "torch"], "deepspeed"),
       gradientAsBucketView: values["bucket-view"] ?? false,
     };
+    if (values.deepspeed !== undefined || values.fsdp !== undefined) {
+      // chapter 8: a DeepSpeed config or an FSDP strategy decides the stage (and precision, offload, micro-batch)
+      for (const f of ["zero", "offload"] as const) if (values[f] !== undefined) throw new UsageError(`--${f} and --${values.deepspeed !== undefined ? "deepspeed" : "fsdp"} both set it; give one`);
+      let text: string | undefined;
+      if (values.deepspeed !== undefined) {
+        if (!existsSync(values.deepspeed)) throw new UsageError(`--deepspeed ${JSON.stringify(values.deepspeed)}: no such file`);
+        text = readFileSync(values.deepspeed, "utf8");
+      }
+      try {
+        const o = shardingForEstimate({ deepspeed: text, fsdp: values.fsdp, dataParallel: setup.numGpus / ((setup.tensorParallel ?? 1) * (setup.pipelineParallel ?? 1)), microBatch: setup.microBatch, precision: setup.precision, hiddenSize: arch?.hiddenSize });
+        Object.assign(setup, { zeroStage: o.zeroStage, ...(o.precision ? { precision: o.precision } : {}), ...(o.offload ? { offload: o.offload } : {}), ...(o.microBatch ? { microBatch: o.microBatch } : {}) });
+      } catch (e) {
+        throw new UsageError(`${values.deepspeed !== undefined ? `--deepspeed ${basename(values.deepspeed)}` : "--fsdp"}: ${(e as Error).message}`);
+      }
+    }
     const gpuGiB = values["gpu-mem"] !== undefined ? gibibytes("gpu-mem", values["gpu-mem"]) : undefined;
     if (setup.zeroStage > 3) throw new UsageError(`--zero must be 0, 1, 2 or 3, got ${JSON.stringify(values.zero)}`);
     if (arch && arch.learnedPositions > 0 && setup.seqLen > arch.learnedPositions) {
@@ -255,7 +274,7 @@ const OPTIONS = {
   tp: { type: "string" }, pp: { type: "string" }, sp: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean" },
   "micro-batches": { type: "string" }, schedule: { type: "string" }, "virtual-stages": { type: "string" },
   attention: { type: "string" }, "amp-design": { type: "string" }, "bucket-view": { type: "boolean" }, "gpu-mem": { type: "string" },
-  verbose: { type: "boolean" },
+  verbose: { type: "boolean" }, deepspeed: { type: "string" }, fsdp: { type: "string" },
 } as const;
 const OPTION_NAMES = Object.keys(OPTIONS);
 

@@ -1,0 +1,145 @@
+/**
+ * ZeRO-DP training of lib/nn's model on P simulated ranks, step by step.
+ */
+import { corpus, createModel, sampleBatch, mulberry32, flatData, type Batch, type ModelConfig, type AdamWConfig } from "../nn/index.js";
+import { AMP_LIVE_MODEL } from "../amp/charLmSetup.js";
+import { TRAIN_PRECISIONS, type TrainPrecision } from "../amp/castArray.js";
+import { checkNumRanks, type CommEvent, type CostModel } from "../collectives/index.js";
+import { checkStage, validateZeroKnobs, type ZeroKnobs, type ZeroStage } from "./validateZeroOptions.js";
+import { wrapUnits, type Unit, type WrapPolicy } from "./wrapUnits.js";
+import { zeroSchedule, type ZeroOp } from "./zeroSchedule.js";
+import { ZeroWorld, type CollectiveRecord } from "./ZeroWorld.js";
+import type { MemoryEvent } from "./MemoryLedger.js";
+
+/** A ZeRO run. Omitted fields take the defaults named. */
+export interface ZeroConfig {
+  /** P, data-parallel ranks (integer ≥ 1). */
+  numRanks: number;
+  /** 0 (DDP), 1, 2 or 3. */
+  stage: number;
+  /** Compute copy: "bf16" (default), "fp16" or "fp32" (then there is no separate master copy). */
+  precision?: TrainPrecision;
+  /** Precision of the gradient reduction (default: `precision`, as DeepSpeed and FSDP's reduce_dtype=None). */
+  reduceDtype?: TrainPrecision;
+  /** lib/nn model sizes (default lib/amp's AMP_LIVE_MODEL). */
+  model?: Omit<ModelConfig, "vocabSize">;
+  /** Sequences per rank per step (default 2). */
+  batchSize?: number;
+  /** Predictions per sequence (default 8). */
+  seqLen?: number;
+  /** Optimizer steps (default 3). */
+  steps?: number;
+  /** Seed of the batches (default 0). */
+  seed?: number;
+  /** Static loss scale S (default 1; fp16 usually needs more). */
+  lossScale?: number;
+  /** AdamW (default lr 1e-2, PyTorch's other defaults). */
+  optimizer?: AdamWConfig;
+  /** DeepSpeed's zero_optimization knobs (DeepSpeed's defaults). */
+  knobs?: Partial<ZeroKnobs>;
+  /** Wrapping units (default "layer"). */
+  wrap?: WrapPolicy;
+  /** Stage 3: free after forward and gather again in backward (default true; false is FSDP's SHARD_GRAD_OP). */
+  reshardAfterForward?: boolean;
+  /** Keep memory events and collectives of the first k steps (default 1). */
+  keepEventsFor?: number;
+  /** α-β cost of the links (default lib/collectives' 5 µs, 25 GB/s). */
+  cost?: CostModel;
+  /** Replaces the schedule of a step (the build-it exercise plugs its schedule in here). */
+  schedule?: (stage: ZeroStage, units: readonly Unit[], knobs: Required<ZeroKnobs>) => ZeroOp[];
+}
+
+/** One step's record. */
+export interface ZeroStepRecord {
+  step: number;
+  loss: number;
+  /** Peak bytes per rank during the step. */
+  peakBytes: number[];
+  /** Elements sent per rank (from the World's message log). */
+  elementsSent: number[];
+  /** Memory and collectives (empty after the first `keepEventsFor` steps). */
+  memory: MemoryEvent[];
+  collectives: CollectiveRecord[];
+  commEvents: CommEvent[];
+  ops: ZeroOp[];
+}
+
+/** What {@link trainZero} returns. */
+export interface ZeroRun {
+  /** Final fp32 master weights, Ψ elements in `model.params` order (concatenated from the owners). */
+  master: Float32Array;
+  /** Ψ. */
+  numParams: number;
+  units: Unit[];
+  records: ZeroStepRecord[];
+  losses: number[];
+}
+
+/**
+ * The batches of a ZeRO or DDP run: step s, rank r gets the (s·P + r)-th batch of one seeded sampler.
+ * @param c the run's config (numRanks, model, batchSize, seqLen, steps, seed)
+ * @returns batches[step][rank]
+ * @example zeroBatches({ numRanks: 2, stage: 0, steps: 1 })[0].length // 2
+ * @see nanoGPT train.py get_batch (random windows); PyTorch DistributedSampler (each rank its own samples)
+ */
+export function zeroBatches(c: ZeroConfig): Batch[][] {
+  const { tokens } = corpus();
+  const rng = mulberry32(c.seed ?? 0);
+  const cfg = c.model ?? AMP_LIVE_MODEL;
+  return Array.from({ length: c.steps ?? 3 }, () => Array.from({ length: c.numRanks }, () => sampleBatch(tokens, { batchSize: c.batchSize ?? 2, seqLen: c.seqLen ?? 8, contextLength: cfg.contextLength }, rng)));
+}
+
+/**
+ * Trains lib/nn's model with ZeRO-DP on P simulated ranks in mixed precision:
+ * a 16-bit compute copy (bf16 or fp16), an fp32 master and AdamW moments
+ * partitioned over the ranks (stage ≥ 1), gradients reduce-scattered in
+ * buckets into their owners (freed elsewhere at stage ≥ 2), parameters
+ * partitioned and gathered per unit (stage 3). Every collective runs on
+ * lib/collectives' World; memory is an event log.
+ *
+ * The partition is the flat one of the ZeRO paper (rank r owns
+ * chunkBounds(Ψ, P)[r]), the split of ring all-reduce: each element is summed
+ * in the same order as DDP's ring all-reduce, so every stage gives DDP's
+ * weights bit for bit.
+ *
+ * @param c {@link ZeroConfig}
+ * @returns {@link ZeroRun}
+ * @throws RangeError naming the field: `numRanks must be an integer >= 1, got 0`; `stage must be 0, 1, 2 or 3, got 4`;
+ *   `reduce_bucket_size must be an integer >= 1 element, got 0`; `lossScale must be a finite number > 0, got 0`;
+ *   `precision must be one of fp32, fp16, bf16, got "fp8"`; and the schedule errors of {@link ZeroWorld}
+ * @example trainZero({ numRanks: 4, stage: 3, steps: 2 }).losses.length // 2
+ * @see Rajbhandari et al. 2020, ZeRO: Memory Optimizations Toward Training Trillion Parameter Models, §5 and §7; DeepSpeed stage_1_and_2.py, stage3.py
+ */
+export function trainZero(c: ZeroConfig): ZeroRun {
+  const P = checkNumRanks(c.numRanks);
+  const stage = checkStage(c.stage);
+  const knobs = validateZeroKnobs(c.knobs, stage);
+  const precision = c.precision ?? "bf16", reduceDtype = c.reduceDtype ?? precision;
+  for (const [k, v] of [["precision", precision], ["reduceDtype", reduceDtype]] as const) {
+    if (!TRAIN_PRECISIONS.includes(v)) throw new RangeError(`${k} must be one of ${TRAIN_PRECISIONS.join(", ")}, got ${JSON.stringify(v)}`);
+  }
+  const lossScale = c.lossScale ?? 1;
+  if (!(Number.isFinite(lossScale) && lossScale > 0)) throw new RangeError(`lossScale must be a finite number > 0, got ${lossScale}`);
+  const steps = c.steps ?? 3;
+  if (!(Number.isInteger(steps) && steps >= 1)) throw new RangeError(`steps must be an integer >= 1, got ${steps}`);
+  const { vocab } = corpus();
+  const cfg = { ...(c.model ?? AMP_LIVE_MODEL), vocabSize: vocab.size };
+  const models = Array.from({ length: P }, () => createModel(cfg));
+  const threshold = stage === 3 ? knobs.stage3_param_persistence_threshold : 0;
+  const units = wrapUnits(models[0].layers.map((l) => ({ name: l.name, params: l.params.map((p) => ({ name: p.name, numel: p.data.length })) })), c.wrap ?? "layer", threshold);
+  const zw = new ZeroWorld({ stage, models, units, knobs, precision, reduceDtype, optimizer: c.optimizer ?? { kind: "adamw", lr: 1e-2 }, lossScale, cost: c.cost }, Float32Array.from(flatData(models[0].params)));
+  const batches = zeroBatches({ ...c, steps });
+  const records: ZeroStepRecord[] = [];
+  const keep = c.keepEventsFor ?? 1;
+  for (let s = 0; s < steps; s++) {
+    const ops = c.schedule ? c.schedule(stage, units, knobs) : zeroSchedule(stage, units, knobs, c.reshardAfterForward ?? true);
+    zw.begin(batches[s]);
+    for (const o of ops) zw.run(o);
+    const { loss, commEvents } = zw.end();
+    const elementsSent = new Array(P).fill(0);
+    for (const e of commEvents) elementsSent[e.sender] += e.length;
+    const kept = s < keep;
+    records.push({ step: s, loss, peakBytes: zw.ledger.peakBytes.slice(), elementsSent, memory: kept ? zw.ledger.events : [], collectives: kept ? zw.collectives : [], commEvents: kept ? commEvents : [], ops: kept ? ops : [] });
+  }
+  return { master: zw.masterWeights(), numParams: zw.numElements, units, records, losses: records.map((r) => r.loss) };
+}
