@@ -31,6 +31,7 @@ const REQUIRED = {
   "flash-attention": ["flash-kernel-webgl2", "standard-kernel-webgl2"],
   "tensor-parallel": ["tp-matmul-webgl2"],
   "pipeline-parallel": ["pipeline-training"],
+  zero: ["zero-stage3-equals-ddp"],
   sophia: ["sophia-kernel-webgl2"],
   plan: ["plan-search"],
 };
