@@ -55,3 +55,33 @@ describe("exportPlan", () => {
     expect(() => exportPlan(dp, llama, c, w, "yaml" as never)).toThrow(/format must be deepspeed, fsdp, megatron or torchrun, got "yaml"/);
   });
 });
+
+describe("round trips through the zero chapter's parsers", () => {
+  it("every DeepSpeed export parses back (lib/zero's parseDeepSpeedConfig) to the plan's stage, batch, precision and offload", async () => {
+    const { parseDeepSpeedConfig } = await import("../zero/index.js");
+    for (const stage of [0, 1, 2, 3] as const) for (const offload of ["none", "optimizer", "optimizer+params"] as const) for (const precision of ["fp16", "bf16"] as const) {
+      if ((offload === "optimizer" && stage < 1) || (offload === "optimizer+params" && stage !== 3)) continue;
+      const plan = { ...dp, zeroStage: stage, offload };
+      const parsed = parseDeepSpeedConfig(exportPlan(plan, llama, c, { ...w, precision }, "deepspeed"), undefined, { worldSize: 64 });
+      expect(parsed.stage).toBe(stage);
+      expect(parsed.trainBatchSize).toBe(w.globalBatch);
+      expect(parsed.microBatchPerGpu).toBe(plan.microBatch);
+      expect(parsed.gradientAccumulationSteps).toBe(plan.gradAccum);
+      expect(parsed.dataParallelSize).toBe(plan.dataParallel);
+      expect(parsed.precision).toBe(precision);
+      expect(parsed.offloadOptimizer !== null).toBe(offload !== "none");
+      expect(parsed.offloadParam !== null).toBe(offload === "optimizer+params");
+    }
+  });
+  it("every FSDP export's strategy maps back (lib/zero's fsdpToZero) to the plan's partitioning", async () => {
+    const { fsdpToZero } = await import("../zero/index.js");
+    const { parse } = await import("yaml");
+    for (const stage of [0, 2, 3] as const) {
+      const y = parse(exportPlan({ ...dp, zeroStage: stage, offload: "none" }, llama, c, w, "fsdp"));
+      const m = fsdpToZero(y.fsdp_config.fsdp_sharding_strategy, y.num_processes);
+      // SHARD_GRAD_OP shards parameters only outside forward and backward: at its peak it holds them whole, as ZeRO-2 does.
+      expect(stage === 2 ? m.stage === 3 && !m.reshardAfterForward : m.stage === stage).toBe(true);
+      expect(m.shardRanks).toBe(stage === 0 ? 1 : 64);
+    }
+  });
+});
