@@ -89,6 +89,15 @@ function writeOutputs(result: esbuild.BuildResult<{ write: false; metafile: true
 }
 
 /**
+ * Builds every bundle in memory (nothing written): esbuild's output files and
+ * metafile, and the problems found (a bundle that would load gpu.js on open).
+ */
+export async function buildBundles(dir = BUNDLES): Promise<{ result: esbuild.BuildResult<{ write: false; metafile: true }>; problems: string[] }> {
+  const result = await esbuild.build(options(dir));
+  return { result, problems: problemsOf(result) };
+}
+
+/**
  * Writes src/bundles/<name>.js for every src/bundles/<name>.ts. With `watch`,
  * keeps rebuilding (and rewriting what changed) while the process lives.
  * Throws on a build error or when a bundle would load gpu.js on page open.
@@ -96,8 +105,7 @@ function writeOutputs(result: esbuild.BuildResult<{ write: false; metafile: true
 export async function bundleAll({ dir = BUNDLES, watch = false, log = (s: string) => console.log(s) } = {}): Promise<void> {
   if (bundleEntries(dir).length === 0) return;
   if (!watch) {
-    const result = await esbuild.build(options(dir));
-    const problems = problemsOf(result);
+    const { result, problems } = await buildBundles(dir);
     if (problems.length) throw new Error(`bundles: ${problems.join("; ")}`);
     const written = writeOutputs(result);
     if (written.length) log(`bundles: wrote ${written.join(", ")}`);
