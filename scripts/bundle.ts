@@ -43,9 +43,9 @@ export function bundleEntries(dir = BUNDLES): string[] {
     .map((f) => join(dir, f));
 }
 
-function options(dir: string): esbuild.BuildOptions & { write: false; metafile: true } {
+function options(dir: string, entries = bundleEntries(dir)): esbuild.BuildOptions & { write: false; metafile: true } {
   return {
-    entryPoints: bundleEntries(dir),
+    entryPoints: entries,
     outdir: dir,
     bundle: true,
     format: "esm",
@@ -89,11 +89,11 @@ function writeOutputs(result: esbuild.BuildResult<{ write: false; metafile: true
 }
 
 /**
- * Builds every bundle in memory (nothing written): esbuild's output files and
+ * Builds the bundles (default: every one) in memory (nothing written): esbuild's output files and
  * metafile, and the problems found (a bundle that would load gpu.js on open).
  */
-export async function buildBundles(dir = BUNDLES): Promise<{ result: esbuild.BuildResult<{ write: false; metafile: true }>; problems: string[] }> {
-  const result = await esbuild.build(options(dir));
+export async function buildBundles(dir = BUNDLES, entries = bundleEntries(dir)): Promise<{ result: esbuild.BuildResult<{ write: false; metafile: true }>; problems: string[] }> {
+  const result = await esbuild.build(options(dir, entries));
   return { result, problems: problemsOf(result) };
 }
 
