@@ -12,9 +12,6 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative, dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { brotliCompressSync, constants } from "node:zlib";
-import { init, parse } from "es-module-lexer";
-
-await init;
 
 function htmlPages(dir, root = dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -35,10 +32,16 @@ function brotliSize(file) {
   return brCache.get(file);
 }
 
-/** Static import specifiers of an ES module's source (not `import()`). */
-function staticImportsOf(source) {
-  const [imports] = parse(source);
-  return imports.filter((i) => i.d === -1 && i.n).map((i) => i.n);
+/**
+ * Static import specifiers of an ES module's source (`import … from "x"`,
+ * `import "x"`, `export … from "x"`; not `import("x")` nor `import.meta`), as
+ * bundlers and Framework write them. A scan, not a parser (the script stays
+ * free of packages beyond Node): a string that looks like an import statement
+ * would be counted too, which can only overstate a page's modules.
+ */
+export function staticImportsOf(source) {
+  const re = /(?:^|[;}\n\r)])\s*(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?(["'])([^"'\n]+)\1/g;
+  return [...source.matchAll(re)].map((m) => m[2]);
 }
 
 /** The modules, stylesheets and registered files that the page `file` of the site in `dir` loads on open. */
