@@ -22,7 +22,8 @@
 //   npx tsx scripts/bundle.ts --convert src/<page>.md
 //       moves a page's static `./lib/…` imports into src/bundles/<page>.ts and
 //       replaces them with one import of ./bundles/<page>.js; Plot's import
-//       becomes ./bundles/plot.js. (How the pages were converted; test/bundles.test.ts
+//       becomes ./bundles/plot.js. On a page converted before (new ./lib/
+//       imports came back with a merge) it adds them to the same two places. (How the pages were converted; test/bundles.test.ts
 //       keeps the rule.)
 import * as esbuild from "esbuild";
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -165,13 +166,21 @@ function wrap(names: string[], indent: string, width: number): string {
  * src/bundles/<page>.ts (as re-exports, aliases kept, the comment lines just
  * above each kept with it) and are replaced by one import of ./bundles/<page>.js;
  * `import * as Plot from "@observablehq/plot"` becomes ./bundles/plot.js.
+ * A page converted before (it has the bundle import, and `entry` is its entry
+ * file's text) keeps them: the new names join its bundle import and the new
+ * re-exports are appended to the entry (after a merge that brought ./lib/ imports back).
  * Returns the new page text and the entry file's text.
  */
-export function convertPage(md: string, slug: string): { page: string; entry: string } {
+export function convertPage(md: string, slug: string, entry?: string): { page: string; entry: string } {
   const libImports = staticImports(md).filter((i) => i.spec.startsWith("./lib/"));
   if (libImports.length === 0) throw new Error(`${slug}: no static ./lib/ import to convert`);
-  const entryLines = [`// The lib code that src/${slug}.md imports, bundled into one module by scripts/bundle.ts.`];
+  const bundleSpec = `./bundles/${slug}.js`;
+  const converted = staticImports(md).some((i) => i.spec === bundleSpec);
+  if (converted && entry === undefined) throw new Error(`${slug}: the page imports ${bundleSpec} already: pass its entry file's text`);
+  const entryLines = entry !== undefined ? entry.replace(/\n$/, "").split("\n") : [`// The lib code that src/${slug}.md imports, bundled into one module by scripts/bundle.ts.`];
+  const at = entryLines.length;
   const localNames: string[] = [];
+  const MARK = "\u0000";
   let page = md;
   // From the last statement to the first, so that earlier offsets stay valid.
   for (const [k, imp] of libImports.map((imp, k) => [k, imp] as const).reverse()) {
@@ -184,12 +193,18 @@ export function convertPage(md: string, slug: string): { page: string; entry: st
     const comments: string[] = [];
     while (before.length && /^\s*\/\//.test(before.at(-1)!)) comments.unshift(before.pop()!);
     start -= comments.reduce((n, c) => n + c.length + 1, 0);
-    entryLines.splice(1, 0, ...comments, `export {${specifiers.join(", ")}} from "${imp.spec.replace(/^\.\/lib\//, "../../lib/")}";`);
-    const replacement = k === 0 ? `import {${"\u0000"}} from "./bundles/${slug}.js";\n` : "";
+    entryLines.splice(at, 0, ...comments, `export {${specifiers.join(", ")}} from "${imp.spec.replace(/^\.\/lib\//, "../../lib/")}";`);
+    const replacement = k === 0 && !converted ? `import {${MARK}} from "${bundleSpec}";\n` : "";
     page = page.slice(0, start) + replacement + page.slice(imp.end);
   }
-  const names = localNames.join(", ");
-  page = page.replace("{\u0000}", names.length <= 100 ? `{${names}}` : `{\n${wrap(localNames, "  ", 110)}\n}`);
+  const format = (names: string[]) => (names.join(", ").length <= 100 ? `{${names.join(", ")}}` : `{\n${wrap(names, "  ", 110)}\n}`);
+  if (converted) {
+    const old = staticImports(page).find((i) => i.spec === bundleSpec)!;
+    const names = [...old.names.split(",").map((s) => s.trim()).filter(Boolean), ...localNames];
+    page = page.slice(0, old.start) + `import ${format(names)} from "${bundleSpec}";\n` + page.slice(old.end);
+  } else {
+    page = page.replace(`{${MARK}}`, format(localNames));
+  }
   page = page.replace(/^import \* as Plot from "@observablehq\/plot";/m, 'import * as Plot from "./bundles/plot.js";');
   return { page, entry: entryLines.join("\n") + "\n" };
 }
@@ -199,9 +214,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   if (k >= 0) {
     for (const file of process.argv.slice(k + 1)) {
       const slug = basename(file, ".md");
-      const { page, entry } = convertPage(readFileSync(file, "utf8"), slug);
       const entryPath = join(BUNDLES, `${slug}.ts`);
-      if (existsSync(entryPath)) throw new Error(`${relative(ROOT, entryPath)} exists already`);
+      const { page, entry } = convertPage(readFileSync(file, "utf8"), slug, existsSync(entryPath) ? readFileSync(entryPath, "utf8") : undefined);
       writeFileSync(entryPath, entry);
       writeFileSync(file, page);
       console.log(`${file}: one import of ./bundles/${slug}.js; wrote ${relative(ROOT, entryPath)}`);

@@ -95,6 +95,15 @@ const {k} = await import("./lib/x/kernel.js");
     expect(out).toContain('import {exerciseBox} from "./components/exercise.js";');
     expect(out).not.toContain("why one line per module");
   });
+  it("on a page converted before, adds ./lib/ imports that came back (a merge) to its bundle import and entry", () => {
+    const merged = out.replace('import {exerciseBox}', 'import {f} from "./lib/z/index.js";\nimport {exerciseBox}');
+    const again = convertPage(merged, "zero", entry);
+    expect(again.page).toContain('import {a, c, d, e, f} from "./bundles/zero.js";');
+    expect(again.page).not.toMatch(/from "\.\/lib\//);
+    expect(again.page.match(/from "\.\/bundles\/zero\.js"/g)).toHaveLength(1);
+    expect(again.entry).toBe(`${entry}export {f} from "../../lib/z/index.js";\n`);
+    expect(() => convertPage(merged, "zero")).toThrow(/imports \.\/bundles\/zero\.js already/);
+  });
   it("writes the entry as re-exports of the same modules, with the comments that explained them", () => {
     expect(entry.split("\n").slice(1)).toEqual([
       "// why one line per module",
