@@ -217,7 +217,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     for (const file of process.argv.slice(k + 1)) {
       const slug = basename(file, ".md");
       const entryPath = join(BUNDLES, `${slug}.ts`);
-      const { page, entry } = convertPage(readFileSync(file, "utf8"), slug, existsSync(entryPath) ? readFileSync(entryPath, "utf8") : undefined);
+      const md = readFileSync(file, "utf8");
+      // a page that imports its bundle keeps its entry and grows it; one without (written on ./lib/
+      // imports, or a merge that took the page's pre-bundle import block) gets its entry written anew
+      const converted = staticImports(md).some((i) => i.spec === `./bundles/${slug}.js`);
+      const { page, entry } = convertPage(md, slug, converted && existsSync(entryPath) ? readFileSync(entryPath, "utf8") : undefined);
       writeFileSync(entryPath, entry);
       writeFileSync(file, page);
       console.log(`${file}: one import of ./bundles/${slug}.js; wrote ${relative(ROOT, entryPath)}`);
