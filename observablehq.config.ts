@@ -1,8 +1,26 @@
+import { basename } from "node:path";
 import { CHAPTERS } from "./lib/chapters.js";
 import { siteOf, canonicalUrl } from "./scripts/site.js";
 
 /** Base path and origin of the published site (COURSE_BASE, COURSE_SITE_URL: scripts/site.ts). */
 export const SITE = siteOf(process.env);
+import { bundleAll } from "./scripts/bundle.js";
+
+// Pages import their lib code as one module (src/bundles/<page>.js) and Plot with d3 as another
+// (src/bundles/plot.js), generated from lib/ by scripts/bundle.ts. Framework's CLI reads this
+// file for every build and preview, whoever starts it (npm run build, buildSite, npm run dev), so
+// the bundles are made here: once for `observable build`, and kept up to date while
+// `observable preview` runs (esbuild watches lib/; the preview reloads a page when its bundle
+// changes). Importing this file anywhere else (a test reading DESCRIPTIONS) bundles nothing.
+const command = /^observable(\.js)?$/.test(basename(process.argv[1] ?? "")) ? process.argv[2] : undefined;
+if (command === "build" || command === "preview") {
+  // the preview re-imports this file when it changes: one watcher per process
+  const started = globalThis as { __courseBundles?: boolean };
+  if (!(command === "preview" && started.__courseBundles)) {
+    started.__courseBundles = true;
+    await bundleAll({ watch: command === "preview" });
+  }
+}
 
 /** The meta description of each page: a chapter's summary from lib/chapters.ts, or the site's. */
 export const DESCRIPTIONS: Record<string, string> = {

@@ -15,10 +15,17 @@
 //   and sitemap.xml lists exactly those URLs, or (built without
 //   COURSE_SITE_URL) no page has one and there is no sitemap.xml.
 //   node scripts/check-build.mjs dist --base=/llm-course/
+// - no page loads more than MAX_MODULES JavaScript modules on open (pages
+//   import lib/ and Plot through src/bundles: about 11; one file per lib/
+//   and d3 module was 53–109, scripts/page-weight.mjs prints the figures).
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { canonicalOf, baseOf } from "./postbuild.mjs";
+import { pageWeight } from "./page-weight.mjs";
+
+/** Most JavaScript modules a page may load on open (Framework's client, runtime and stdlib, the accessibility script, Inputs and htl, the components, the page's bundle and Plot's: 11 today). */
+export const MAX_MODULES = 16;
 
 function htmlFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -69,6 +76,8 @@ export function checkBuild(dir = "dist", { base } = {}) {
     if (!/<link rel="stylesheet" type="text\/css" href="[^"]*_observablehq\/stdlib\/inputs\.[0-9a-f]+\.css">/.test(html)) p("Inputs' stylesheet is not linked");
     if (!/<script type="module" src="[^"]*components\/a11y\.[0-9a-f]+\.js"><\/script>/.test(html)) p("components/a11y.js is not loaded");
     for (const ext of [".br", ".gz"]) if (!existsSync(f + ext)) p(`no precompressed ${ext} copy`);
+    const { modules, moduleList } = pageWeight(dir, f);
+    if (modules > MAX_MODULES) p(`loads ${modules} JavaScript modules on open (at most ${MAX_MODULES}: import lib/ through src/bundles, see CONTRIBUTING.md): ${moduleList.filter((m) => !m.startsWith("_observablehq/")).slice(0, 8).join(", ")}, …`);
     for (const m of html.matchAll(/<div class="warning" id="correction-([^"]+)"/g)) boxes.add(`${name.replace(/\.html$/, "")}#correction-${m[1]}`);
   }
   const sitemap = join(dir, "sitemap.xml");

@@ -221,8 +221,12 @@ describe("solutions policy", () => {
       `import { logsumexp } from "../../src/lib/precision/logsumexp.js";\nexport const f = logsumexp;`,
       `import { c } from "llm-training-course/lib/precision/isCausalAllowed.js";\nexport const f = c;`,
       `import { createRequire } from "node:module";\nconst d = createRequire(import.meta.url)("../../lib/precision/decode.ts");\nexport const f = d.decode;`,
+      // a page's bundle (src/bundles/precision.ts re-exports lib/precision/index.js; its .js holds the code)
+      `import { round } from "../../src/bundles/precision.js";\nexport const f = round;`,
     ];
     for (const a of around) expect(await solutionImports({ chapter: "precision" }, stub, a, ROOT), a).toHaveLength(1);
+    expect(await solutionImports({ chapter: "precision", solution: ["lib/precision/round.ts#round"] }, stub, `import { round } from "../../src/bundles/precision.js";\nexport const f = round;`, ROOT)).toHaveLength(1);
+    expect(await solutionImports({ chapter: "memory" }, stub, `import { round } from "../../src/bundles/precision.js";\nexport const f = round;`, ROOT)).toEqual([]);
     expect(await solutionImports({ chapter: "precision" }, stub, `import { x } from "llm-training-course/lib/nn/index.js";\nexport const s = "see lib/precision/round.ts" + x;`, ROOT)).toEqual([]);
     expect(solutionPaths({ chapter: "amp" })).toEqual(["lib/amp/"]);
     expect(solutionNames({ chapter: "amp", solution: ["lib/amp/GradScaler.ts#GradScaler"] })).toEqual(["GradScaler (lib/amp/GradScaler.ts)"]);

@@ -3,7 +3,8 @@
  * that imports one (an editor's auto-import is enough) is refused by the
  * grader with a one-line reason and 0 points for that exercise. Node only.
  */
-import { dirname, relative, resolve, sep } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, relative, resolve, sep } from "node:path";
 import type { AnyFunction, Exercise } from "./define.js";
 
 /**
@@ -75,12 +76,23 @@ export async function solutionImports(exercise: Pick<Exercise<AnyFunction>, "cha
     const viaSrc = resolve(root, "src", "lib");
     return target === viaSrc || target.startsWith(viaSrc + sep) ? resolve(root, "lib") + target.slice(viaSrc.length) : target;
   };
+  // src/bundles/<page>.ts re-exports lib/ code for a page, and the .js made from it holds that code:
+  // it reaches each lib/ folder it re-exports from (a file at lib/'s top level: that file).
+  const bundles = resolve(root, "src", "bundles");
+  const viaBundle = (target: string): string[] | undefined => {
+    if (!target.startsWith(bundles + sep)) return undefined;
+    const entry = resolve(bundles, basename(target).replace(/\.[cm]?[jt]sx?$/, "") + ".ts");
+    const text = existsSync(entry) ? readFileSync(entry, "utf8") : "";
+    return [...text.matchAll(/\bfrom\s*"(\.[^"]+)"/g)].map((m) => resolve(bundles, m[1])).map((f) => (dirname(f) === resolve(root, "lib") ? f : dirname(f)));
+  };
   return specs.filter((spec) => {
     let target: string;
     if (spec.startsWith("llm-training-course/")) target = resolve(root, spec.slice("llm-training-course/".length));
     else if (spec.startsWith("file:")) target = new URL(spec).pathname;
     else if (spec.startsWith(".") || spec.startsWith("/")) target = resolve(dirname(stubFile), spec);
     else return false; // other packages are not solutions
+    const reached = viaBundle(target);
+    if (reached) return forbidden.some((p) => reached.some((r) => inside(p, r) || inside(r, p)));
     return forbidden.some((p) => inside(throughLinks(target), p));
   });
 }
