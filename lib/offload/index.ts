@@ -18,3 +18,6 @@ export { searchChunkSize, type ChunkSearchOptions, type ChunkSearchResult } from
 export { recordMemStats, type OperatorStat } from "./recordMemStats.js";
 export { simulateGemini, type GeminiConfig, type GeminiResult, type GeminiEvent, type PlacementPolicy } from "./simulateGemini.js";
 export { geminiDemo, GEMINI_DEMO_ROWS, type GeminiDemo } from "./geminiDemo.js";
+export { chooseEvictions, type EvictionInput } from "./chooseEvictions.js";
+export { offloadStep, type OffloadState, type OffloadStepConfig } from "./offloadStep.js";
+export { trainOffloaded, type OffloadStepFn, type TrainOffloadedOptions } from "./trainOffloaded.js";

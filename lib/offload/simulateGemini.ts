@@ -5,6 +5,7 @@
  */
 import { packChunks, type Chunk } from "./packChunks.js";
 import type { OperatorStat } from "./recordMemStats.js";
+import { chooseEvictions } from "./chooseEvictions.js";
 
 /**
  * `static`: a fixed share of the chunks stays on the GPU, the rest come and go.
@@ -133,14 +134,11 @@ export function simulateGemini(c: GeminiConfig): GeminiResult {
       const missing = need[i].filter((k) => !onGpu.has(k));
       if (c.policy === "auto") {
         const budget = cap * ratio - Math.max(c.ops[i].nonModelBytes, c.ops[(i + 1) % n].nonModelBytes);
-        const over = (onGpu.size + missing.length) * chunkBytes - budget;
-        if (over > 0) {
-          const victims = [...onGpu].filter((k) => !need[i].includes(k)).sort((a, b) => nextUse(b, i) - nextUse(a, i) || b - a);
-          let freed = 0;
-          for (const k of victims) { if (freed >= over) break; onGpu.delete(k); evicted.push(k); freed += chunkBytes; }
-          if (freed < over) {
-            return { chunks, chunkBytes, fits: false, oom: { step: s, op: i, name: c.ops[i].name, reason: "planned", needBytes: (onGpu.size + missing.length) * chunkBytes, capacityBytes: budget }, perStep, peakGpuBytes: peak, events };
-          }
+        const nextUseOf = chunks.map((ch) => nextUse(ch.index, i));
+        try {
+          for (const k of chooseEvictions({ onGpu: [...onGpu], need: need[i], nextUse: nextUseOf, chunkBytes, budgetBytes: budget })) { onGpu.delete(k); evicted.push(k); }
+        } catch {
+          return { chunks, chunkBytes, fits: false, oom: { step: s, op: i, name: c.ops[i].name, reason: "planned", needBytes: (need[i].length) * chunkBytes, capacityBytes: budget }, perStep, peakGpuBytes: peak, events };
         }
       }
       for (const k of missing) onGpu.add(k);
