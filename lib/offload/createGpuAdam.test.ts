@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { createGpuAdam } from "./createGpuAdam.js";
 import { adamLoop } from "./adamLoop.js";
+import { normwiseUlps } from "./normwiseUlps.js";
 import { AdamW, mulberry32, gaussian, type Param } from "../nn/index.js";
 
 /** lib/nn's AdamW (the float32 reference) on one flat parameter, `steps` steps with the given gradients. */
@@ -17,7 +18,7 @@ const randn = (n: number, seed: number, scale = 1) => { const r = mulberry32(see
  * Norm-wise float32 tolerance: max |a − b| ≤ 16 · 2⁻²³ · max(max |b|, floor). Elementwise relative error is
  * meaningless where a value cancels to near 0; the floor is the size of what was added (lr for θ, |g| for m).
  */
-const close = (a: Float32Array, b: Float32Array, floor = 0) => { const scale = b.reduce((s, x) => Math.max(s, Math.abs(x)), floor); return a.every((x, i) => Math.abs(x - b[i]) <= 16 * 2 ** -23 * scale); };
+const close = (a: Float32Array, b: Float32Array, floor = 0) => normwiseUlps(a, b, floor) <= 16;
 const maxAbs = (gs: Float32Array[]) => gs.reduce((s, g) => g.reduce((t, x) => Math.max(t, Math.abs(x)), s), 0);
 
 describe("createGpuAdam()", () => {
@@ -75,5 +76,15 @@ describe("adamLoop(x, g, m, v, t, o)", () => {
     expect(() => adamLoop(a, a, a, a, 1, { lr: -1 })).toThrow(/^lr must be a finite number >= 0, got -1$/);
     expect(() => adamLoop(a, a, a, a, 1, { betas: [0.9, 1] })).toThrow(/^betas\[1\] must be in \[0, 1\), got 1$/);
     expect(() => adamLoop(a, new Float32Array(1), a, a, 1)).toThrow(/^g has 1 elements, x has 2$/);
+  });
+});
+
+describe("normwiseUlps(a, ref, floor)", () => {
+  it("worked example, equal arrays, NaN and length mismatch", () => {
+    expect(normwiseUlps(Float32Array.of(1, 2 + 2 ** -22), Float32Array.of(1, 2))).toBe(0.5);
+    expect(normwiseUlps([1, 2], [1, 2])).toBe(0);
+    expect(normwiseUlps([NaN], [1])).toBe(Infinity);
+    expect(normwiseUlps([1], [1, 2])).toBe(Infinity);
+    expect(normwiseUlps([2 ** -30], [0], 1)).toBe(2 ** -7);
   });
 });

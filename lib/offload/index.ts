@@ -21,3 +21,4 @@ export { geminiDemo, GEMINI_DEMO_ROWS, type GeminiDemo } from "./geminiDemo.js";
 export { chooseEvictions, type EvictionInput } from "./chooseEvictions.js";
 export { offloadStep, type OffloadState, type OffloadStepConfig } from "./offloadStep.js";
 export { trainOffloaded, type OffloadStepFn, type TrainOffloadedOptions } from "./trainOffloaded.js";
+export { normwiseUlps } from "./normwiseUlps.js";
