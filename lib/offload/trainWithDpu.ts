@@ -11,7 +11,7 @@ export interface DpuTrainOptions {
   steps: number;
   /** Delay the update by one step (default false: the synchronous update). */
   dpu?: boolean;
-  /** Steps run without delay before DPU starts (integer ≥ 0; default 0). The paper starts DPU after a few dozen warm-up steps. */
+  /** Steps run without delay before DPU starts (integer ≥ 0; default 0). The paper starts DPU after a number of warm-up iterations. */
   dpuWarmupSteps?: number;
   /** Sequences per step (default 8). */
   batchSize?: number;
@@ -47,7 +47,7 @@ export interface DpuTrainResult {
  * @returns per-step losses and the final master parameters
  * @throws RangeError `steps must be an integer >= 1, got 0`; `dpuWarmupSteps must be an integer >= 0, got -1`
  * @example trainWithDpu({ steps: 100, dpu: true }).losses.length // 100; not the synchronous run's losses, but close (trainWithDpu.test.ts; the chapter page measures how close)
- * @see Ren et al. 2021, *ZeRO-Offload*, §5.2 "One-Step Delayed Parameter Update" (DPU, enabled after the first few dozen iterations)
+ * @see Ren et al. 2021, *ZeRO-Offload*, §5.2 "One-Step Delayed Parameter Update" (DPU, enabled after warm-up iterations)
  */
 export function trainWithDpu(o: DpuTrainOptions): DpuTrainResult {
   if (!Number.isSafeInteger(o.steps) || o.steps < 1) throw new RangeError(`steps must be an integer >= 1, got ${o.steps}`);
