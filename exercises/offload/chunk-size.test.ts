@@ -27,9 +27,10 @@ export default defineExercise<F>({
           await expectSame(f, reference, [sizes, o], { hint: `${HINT}: where the search starts, and what counts as waste` });
         }, { numRuns: 100 }) },
     { name: "the last chunk's tail is waste, and ties keep the smaller size", points: 1, run: async (f) => {
+        await expectSame(f, reference, [[10], { searchRange: 0, searchInterval: 1, minChunkSize: 16 }], { hint: "one candidate, 16 elements, holding 10: the last chunk's unused tail counts as waste" });
         await expectSame(f, reference, [[10], { searchRange: 5, searchInterval: 1 }], { hint: "a single parameter: the best chunk is exactly its size" });
         await expectSame(f, reference, [[6, 6, 6, 6], { searchRange: 30, searchInterval: 6 }], { hint: "several sizes waste nothing here: keep the first" });
-        await expectSame(f, reference, [[5, 17, 3], { searchRange: 0, searchInterval: 8, minChunkSize: 30 }], { hint: "the minimum chunk size rounds up to the interval too" });
+        await expectSame(f, reference, [[5, 17, 3], { searchRange: 0, searchInterval: 8, minChunkSize: 30 }], { hint: "the search starts at max(largest parameter, minChunkSize) rounded up to the interval, and the last chunk's tail is waste" });
     } },
     { name: "bad input names the field", points: 1, run: async (f) => {
         await expectThrows(f, [[3, 0], { searchRange: 1, searchInterval: 1 }], /^sizes\[1\] must be an integer >= 1, got 0$/, { class: RangeError });
