@@ -8,7 +8,7 @@
  * import `./createGpuAdam.js` where a kernel runs.
  */
 export { DEFAULT_OFFLOAD_HARDWARE, ADAM_BYTES_PER_ELEMENT, validateHardware, type OffloadHardware, type HardwareOptions, type Link } from "./offloadHardware.js";
-export { resolveOffloadConfig, type OffloadConfig, type ResolvedOffloadConfig, type OffloadDevice } from "./offloadConfig.js";
+export { resolveOffloadConfig, type OffloadConfig, type ResolvedOffloadConfig, type OffloadDevice } from "./resolveOffloadConfig.js";
 export { simulateOffloadStep, LANES, type Lane, type OffloadEvent, type OffloadEventKind, type OffloadTimeline } from "./simulateOffloadStep.js";
 export { offloadMemory, type OffloadMemory, type MemoryParts } from "./offloadMemory.js";
 export { trainWithDpu, type DpuTrainOptions, type DpuTrainResult } from "./trainWithDpu.js";

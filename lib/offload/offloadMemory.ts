@@ -3,7 +3,7 @@
  * beside DeepSpeed's own CPU-memory estimators.
  */
 import { activationBytesPerLayer, estimateZero2ModelStatesMemNeeds, estimateZero3ModelStatesMemNeeds } from "../memory/index.js";
-import { resolveOffloadConfig, type OffloadConfig } from "./offloadConfig.js";
+import { resolveOffloadConfig, type OffloadConfig } from "./resolveOffloadConfig.js";
 
 /** Bytes per component in one memory. */
 export interface MemoryParts {

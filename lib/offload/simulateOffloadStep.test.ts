@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { simulateOffloadStep, LANES } from "./simulateOffloadStep.js";
-import { resolveOffloadConfig } from "./offloadConfig.js";
+import { resolveOffloadConfig } from "./resolveOffloadConfig.js";
 import { offloadMemory } from "./offloadMemory.js";
 
 describe("simulateOffloadStep(config)", () => {

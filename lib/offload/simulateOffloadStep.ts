@@ -4,7 +4,7 @@
  * steps of a model whose states live where DeepSpeed's `offload_optimizer`
  * and `offload_param` put them.
  */
-import { resolveOffloadConfig, type OffloadConfig, type ResolvedOffloadConfig } from "./offloadConfig.js";
+import { resolveOffloadConfig, type OffloadConfig, type ResolvedOffloadConfig } from "./resolveOffloadConfig.js";
 
 /** A serial resource of the timeline. */
 export type Lane = "gpu" | "h2d" | "d2h" | "cpu" | "nvme-read" | "nvme-write";
