@@ -13,7 +13,7 @@
  * @param ref the reference, same length
  * @param floor a lower bound of the scale (≥ 0; default 0)
  * @returns ulps (0 when equal; Infinity if a value is NaN or the lengths differ)
- * @example normwiseUlps(Float32Array.of(1, 2 + 2 ** -22), Float32Array.of(1, 2)) // 0.5: 2⁻²² off at scale 2
+ * @example normwiseUlps(Float32Array.of(1, 2 + 2 ** -22), Float32Array.of(1, 2)) // 1: 2⁻²² off at scale 2, one float32 ulp of 2
  * @see Higham 2002, *Accuracy and Stability of Numerical Algorithms*, §1.5 (norm-wise error)
  */
 export function normwiseUlps(a: ArrayLike<number>, ref: ArrayLike<number>, floor = 0): number {
