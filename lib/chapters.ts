@@ -35,7 +35,7 @@ export const CHAPTERS: readonly Chapter[] = [
   { number: 6, slug: "tensor-parallel", title: "Tensor parallelism", summary: "Megatron-LM's column and row parallel layers and their communication.", status: "written" },
   { number: 7, slug: "pipeline-parallel", title: "Pipeline parallelism", summary: "GPipe, 1F1B and interleaved schedules, and the bubble.", status: "written" },
   { number: 8, slug: "zero", title: "ZeRO and FSDP", summary: "Sharding optimizer states, gradients and parameters across data-parallel ranks.", status: "written" },
-  { number: 9, slug: "offload", title: "Offload (ZeRO-Offload, Gemini)", summary: "Using CPU memory for optimizer states and parameters, statically or with a chunk manager.", status: "coming" },
+  { number: 9, slug: "offload", title: "Offload (ZeRO-Offload, Gemini)", summary: "Using CPU memory for optimizer states and parameters, statically or with a chunk manager.", status: "written" },
   { number: 10, slug: "flash-attention", title: "FlashAttention", summary: "Tiled attention with the online softmax: exact, and far less slow-memory traffic.", status: "written" },
   { number: 11, slug: "sophia", title: "The Sophia optimizer", summary: "A clipped diagonal second-order optimizer, against AdamW.", status: "written" },
   { number: 12, slug: "plan", title: "Planning a training run", summary: "Putting it together: a planner that searches every layout of a model on a cluster, judged for memory and speed, against published runs and the notes' benchmark.", status: "written" },

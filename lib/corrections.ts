@@ -245,6 +245,30 @@ const zero: Correction[] = [
 
 // ── offload ────────────────────────────────────────────────
 const offload: Correction[] = [
+  {
+    id: "offload-is-not-partitioning", chapter: "offload", title: "offload is not partitioning",
+    claim: "ZeRO-Offload moves unused data to the CPU and back, and 'a concrete implementation of this idea is ZeRO, which partitions parameters, gradients and optimizer states across all available hardware' (分割到所有可用的硬件上).",
+    correction: "ZeRO partitions model states across the data-parallel GPUs; offload moves them from a GPU to its host's CPU memory or NVMe, and works on a single GPU where there is nothing to partition. The two combine: offload_optimizer is an option of ZeRO stages 1–3, offload_param of stage 3 only.",
+    source: "Ren et al. 2021 (ZeRO-Offload), abstract and §4; DeepSpeed configuration docs (offload_optimizer, offload_param)",
+  },
+  {
+    id: "offload-moves-gradients-not-parameters", chapter: "offload", title: "ZeRO-Offload moves gradients down and parameters up, once per step",
+    claim: "Under ZeRO-Offload, parameters move dynamically from GPU to CPU and from CPU to GPU (参数动态地从 GPU -> CPU, CPU -> GPU 进行转移).",
+    correction: "With optimizer offload the fp16 parameters stay on the GPU; the fp16 gradients go down (2Ψ bytes) and the updated fp16 parameters come up once per step (2Ψ). Parameters move per layer, before forward and again before backward (4Ψ up per step), only with ZeRO-3's offload_param.",
+    source: "Ren et al. 2021 (ZeRO-Offload), §4.1; DeepSpeed configuration docs (offload_param)",
+  },
+  {
+    id: "gemini-dynamic-can-still-oom", chapter: "offload", title: "DeepSpeed's offload is not only static, and Gemini can still run out of memory",
+    claim: "DeepSpeed's ZeRO-Offload splits model data statically between CPU and GPU, so the system crashes when the GPU cannot hold its share even if the CPU has memory, while Gemini completes training by swapping data to the CPU (note 004).",
+    correction: "ZeRO-3 with offload_param streams each layer's parameters to the GPU for forward and backward and keeps only a few layers there; and Gemini's auto policy places chunks from warm-up statistics, so it runs out of memory when non-model memory grows after the warm-up. The robust Gemini setting is static with a small GPU share (formerly the cpu policy), at the cost of more traffic.",
+    source: "DeepSpeed configuration docs (offload_param); Colossal-AI colossalai/zero/gemini/placement_policy.py (AutoPlacementPolicy.evict_tensors), commit 4f9953b",
+  },
+  {
+    id: "gemini-component-names", chapter: "offload", title: "Gemini's components today",
+    claim: "Gemini's memory manager consists of MemStatsCollector (MSC) and StatefulTensorMgr (STM) (note 004).",
+    correction: "StatefulTensorMgr belongs to the first, tensor-based Gemini and now lives under colossalai/legacy/zero/gemini/. Today's Gemini (GeminiDDP, GeminiManager) manages parameters in chunks (ChunkManager), records the warm-up with ChunkMemStatsCollector (a MemStatsCollector) and moves chunks through a static or auto placement policy.",
+    source: "Colossal-AI source at commit 4f9953b, colossalai/zero/gemini/ and colossalai/legacy/zero/gemini/stateful_tensor_mgr.py",
+  },
 ];
 
 // ── flash-attention ────────────────────────────────────────

@@ -32,6 +32,7 @@ const REQUIRED = {
   "tensor-parallel": ["tp-matmul-webgl2"],
   "pipeline-parallel": ["pipeline-training"],
   zero: ["zero-stage3-equals-ddp"],
+  offload: ["offload-adam-kernel"],
   sophia: ["sophia-kernel-webgl2"],
   plan: ["plan-search"],
 };
