@@ -1,6 +1,7 @@
 import { collectiveCost, messageTimeS, type CostModel } from "../collectives/index.js";
 import { parameterCount, trainingFlopsPerToken, type ModelArch } from "../memory/index.js";
 import { dataParallelCommTime } from "./dataParallelCommTime.js";
+import { DEFAULT_OFFLOAD_HARDWARE } from "../offload/offloadHardware.js";
 import { closedFormBubble } from "../pipeline-parallel/index.js";
 import { tpCommPerLayer } from "../tensor-parallel/index.js";
 import type { Cluster } from "./clusterPresets.js";
@@ -18,9 +19,9 @@ export interface StepTimeOptions {
    */
   computeEfficiency?: number;
   /**
-   * Parameters per second that one GPU's share of host cores updates with
-   * CPU Adam (default 1e9, an assumption of the order that Ren et al. 2021
-   * report for DeepSpeed's CPU-Adam on a server's cores; the offload chapter measures it).
+   * Parameters per second that one GPU's share of the host updates with CPU
+   * Adam (default: chapter 9's host rate, `DEFAULT_OFFLOAD_HARDWARE.cpuAdamElementsPerS`,
+   * a memory-bandwidth ceiling, shared by the GPUs of a node; the offload page measures your own).
    */
   cpuAdamParamsPerS?: number;
 }
@@ -102,7 +103,7 @@ function dataParallelLink(plan: Plan, c: Cluster): CostModel {
  */
 export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload: Workload, options: StepTimeOptions = {}): StepTime {
   const eff = checkFraction("computeEfficiency", options.computeEfficiency ?? 0.6);
-  const cpuAdam = options.cpuAdamParamsPerS ?? 1e9;
+  const cpuAdam = options.cpuAdamParamsPerS ?? DEFAULT_OFFLOAD_HARDWARE.cpuAdamElementsPerS / cluster.gpusPerNode;
   if (!Number.isFinite(cpuAdam) || cpuAdam <= 0) throw new RangeError(`cpuAdamParamsPerS must be a finite number > 0, got ${cpuAdam}`);
   const { dataParallel: d, tensorParallel: t, pipelineParallel: p, microBatch: b, gradAccum: m } = plan;
   const N = d * t * p;
