@@ -9,6 +9,7 @@
  * it prints what to do to make the chapter "written". The Classroom workflow is
  * generated again (scripts/classroom.ts). Exit 2 on a usage error.
  */
+import slugify from "@sindresorhus/slugify";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { findGraderFiles, loadGraders, ROOT } from "../exercises/harness/discover.js";
@@ -310,7 +311,10 @@ export function newExercise(root: string, slug: string, name: string): { id: str
   const pageFile = join(root, "src", `${slug}.md`);
   const pageText = existsSync(pageFile) ? readFileSync(pageFile, "utf8") : "";
   const headings = [...pageText.matchAll(/^#{2,3} (.+)$/gm)];
-  const section = headings.some((h) => h[1] === "Exercises") ? "exercises" : "TODO-section";
+  // A heading that exists (so the grader self-check passes at once): "Exercises", else the last section
+  // before the references; the instructor points it at the section that derives the exercise.
+  const candidates = headings.map((h) => h[1]).filter((t) => !/^(References|Glossary|Corrections)/.test(t));
+  const section = headings.some((h) => h[1] === "Exercises") ? "exercises" : candidates.length ? slugify(candidates.at(-1)!) : "TODO-section";
   const ex = exerciseFiles({ id, slug, name, fn, libImport: `../../lib/${slug}/index.js`, section, title: `${name.replace(/-/g, " ")} (TODO: title)` });
   create(root, `exercises/${slug}/${name}.ts`, ex.stub, made);
   create(root, `exercises/${slug}/${name}.test.ts`, ex.grader, made);

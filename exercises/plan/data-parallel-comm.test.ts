@@ -6,7 +6,7 @@ import type { dataParallelCommTime } from "./data-parallel-comm.js";
 type F = typeof dataParallelCommTime;
 type O = Parameters<F>[0];
 const reference: F = (o) => lib(o);
-const HINT = "see the section on communication that nothing hides: which collectives each ZeRO stage runs, how often, and behind what";
+const HINT = "see the section on communication that nothing hides (/plan#communication-that-nothing-hides): which collectives each ZeRO stage runs, how often, and behind what";
 const same = async (f: F, o: O, hint = HINT): Promise<void> => { await expectSame(f, reference, [o], { tol: { rel: 1e-9, abs: 1e-15 }, hint, name: "dataParallelCommTime" }); };
 const example: O = { zeroStage: 0, shardParams: 1e9, dataParallel: 8, microBatches: 4, link: { alphaS: 0, bandwidthBytesPerS: 100e9 }, bytesPerElement: 2, backwardPerMicroBatchS: 0.02, busyPerMicroBatchS: 0.03 };
 const arb = (stage: 0 | 1 | 2 | 3) => fc.record({

@@ -6,7 +6,7 @@ import { clusterPreset, enumeratePlans as lib, evaluatePlan, planLabel, searchPl
 import type { ArchView, enumeratePlans, PlanView, SpaceView } from "./enumerate-plans.js";
 
 type F = typeof enumeratePlans;
-const HINT = "see the section \"The search\": which sizes are well formed, and which combinations DeepSpeed allows";
+const HINT = "see the section \"The search\" (/plan#the-search): which sizes are well formed, and which combinations DeepSpeed allows";
 
 /** A full architecture for lib's search: only heads, KV heads and layers matter to the enumeration. */
 function fullArch(a: ArchView): ModelArch {
@@ -53,7 +53,7 @@ function rankWith(plans: PlanView[], arch: ModelArch, cluster: Cluster, w: Workl
 
 export default defineExercise<F>({
   id: "12.4",
-  title: "the planner's search space",
+  title: "build it: the planner's search space",
   chapter: "plan",
   section: "the-search",
   build: true,

@@ -5,7 +5,7 @@ import type { modelFlopsUtilization } from "./mfu.js";
 
 type F = typeof modelFlopsUtilization;
 const reference: F = (t, p, n, peak) => lib(t, p, n, peak);
-const HINT = "see the section on model FLOP utilisation: which FLOPs count, and over whose peak";
+const HINT = "see the section on model FLOP utilisation (/plan#model-flop-utilisation): which FLOPs count (recomputation is not the model's work: counting it gives HFU), and over whose peak";
 
 export default defineExercise<F>({
   id: "12.1",

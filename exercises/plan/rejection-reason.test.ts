@@ -8,7 +8,7 @@ import type { MemoryView, rejectionReason } from "./rejection-reason.js";
 type F = typeof rejectionReason;
 const reference: F = (plan, memory, cluster) => lib(plan, memory as unknown as MemoryEstimate, cluster as unknown as Cluster);
 const GiB = 2 ** 30;
-const HINT = "see the section \"Will it fit?\": which rule comes first, which total is judged, and which parts compete for \"largest\"";
+const HINT = "see the section \"Will it fit?\" (/plan#will-it-fit): which rule comes first, which total is judged, and which parts compete for \"largest\"";
 
 function view(parts: number[], lines: { what: string; bytes: number }[], cpu: number): MemoryView {
   const [parameters, gradients, optimizerStates, gradientBuckets, activations] = parts;

@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { DynamicLossScaler, LossScaler } from "./DynamicLossScaler.js";
 import { createLossScaler, fp16Summary, parseDeepSpeedFp16 } from "./deepspeedFp16Config.js";
+import { NOTES_ZERO2_CONFIG } from "../zero/notesZero2Config.js";
 
-// The ZeRO-2 config of the notes (004_…), fp16 block as printed there.
-const notesConfig = {
-  fp16: { enabled: "auto", loss_scale: 0, loss_scale_window: 100, initial_scale_power: 16, hysteresis: 2, min_loss_scale: 1e-10 },
-  zero_optimization: { stage: 2, allgather_partitions: true, allgather_bucket_size: 1e8, overlap_comm: true, reduce_scatter: true, reduce_bucket_size: 1e8, contiguous_gradients: true },
-  gradient_accumulation_steps: "auto",
-  gradient_clipping: "auto",
-  steps_per_print: 2000,
-  train_batch_size: "auto",
-  train_micro_batch_size_per_gpu: "auto",
-  wall_clock_breakdown: false,
-};
+// The ZeRO-2 config of the notes (004_…), fp16 block as printed there (typed in once, in lib/zero).
+const notesConfig = structuredClone(NOTES_ZERO2_CONFIG) as { -readonly [K in keyof typeof NOTES_ZERO2_CONFIG]: (typeof NOTES_ZERO2_CONFIG)[K] };
 
 describe("parseDeepSpeedFp16", () => {
   it("parseDeepSpeedFp16(notes' ZeRO-2 config) is rejected by current DeepSpeed: min_loss_scale is an int since v0.17.1", () => {

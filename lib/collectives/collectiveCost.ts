@@ -61,7 +61,8 @@ export function collectiveCost(algorithm: CollectiveAlgorithm, numElements: numb
   const chunk = Math.ceil(n / P) * b;
   const len = chunkBounds(n, P).map((r) => r.end - r.start);
   // rank r sends every chunk but chunk r in reduce-scatter, every chunk but chunk r+1 in all-gather
-  const busiest = (phases: number, skip: (r: number) => number) => Math.max(...len.map((_, r) => (phases * n - skip(r)) * b));
+  // (a loop, not Math.max(...array): a million ranks would overflow the call stack)
+  const busiest = (phases: number, skip: (r: number) => number) => len.reduce((m, _, r) => Math.max(m, (phases * n - skip(r)) * b), -Infinity);
   const ring = (phases: number, sent: number) => ({
     numSteps: phases * (P - 1),
     timeS: phases * (P - 1) * (c.alphaS + chunk / c.bandwidthBytesPerS),

@@ -20,10 +20,21 @@ describe("npm run plan (main)", () => {
     expect(r.stdout).toMatch(/Why the others were rejected/);
   });
   it("when nothing fits, says why and which single change would fit", () => {
-    const r = main(["--model", "llama-2-70b", "--gpus", "1", "--gpus-per-node", "1", "--global-batch", "8", "--no-offload"]);
+    const r = main(["--model", "llama-2-70b", "--gpus", "8", "--global-batch", "64", "--seq", "4096", "--no-offload"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Nothing fits\. The closest plan: .*needs [\d.]+ GiB > 80\.00 GiB per GPU/);
-    expect(r.stdout).toMatch(/One change away:/);
+    expect(r.stdout).toMatch(/One change away:\n {2}offload the optimizer \(ZeRO-Offload: stage 0 → 1\): fits/);
+    expect(r.stdout).toMatch(/× needs more than 80\.00 GiB per GPU; largest part: /); // counted by cause, without "…"
+    const one = main(["--model", "llama-2-70b", "--gpus", "1", "--gpus-per-node", "1", "--global-batch", "8", "--no-offload"]);
+    expect(one.stdout).not.toMatch(/ZeRO stage 0 → 1:/); // ZeRO alone on one rank is no advice
+  });
+  it("says when no plan is well formed, and refuses a sequence longer than a learned position table", () => {
+    const r = main(["--model", "llama-2-70b", "--global-batch", "1024", "--gpus", "1048576"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/No well-formed plan: with 1,048,576 GPUs/);
+    const g = main(["--model", "gpt2", "--global-batch", "64", "--seq", "2048"]);
+    expect(g.code).toBe(2);
+    expect(g.stderr).toMatch(/workload.seqLen \(2048\) exceeds the model's n_positions \(1024\)/);
   });
   it("exports the best plan that the format can express", () => {
     const ds = main([...base, "--export", "deepspeed"]);

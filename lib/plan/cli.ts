@@ -9,6 +9,7 @@ import { CLUSTER_PRESETS, clusterPreset, type Cluster } from "./clusterPresets.j
 import { GPU_PRESETS, gpuPreset } from "./gpuPresets.js";
 import { exportPlan, type ExportFormat } from "./exportPlan.js";
 import { searchPlans, singleChanges } from "./searchPlans.js";
+import { reasonKind } from "./rejectionReason.js";
 import type { PlanResult } from "./evaluatePlan.js";
 import type { Workload } from "./planLabel.js";
 
@@ -166,13 +167,16 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
       lines.push(`  # ${"plan".padEnd(52)} ${"tokens/s".padStart(11)} ${"MFU".padStart(7)} ${"peak GiB".padStart(8)} ${"step s".padStart(9)} ${"comm s".padStart(8)} ${"bubble".padStart(7)}${price !== undefined ? ` ${"$/Mtok".padStart(9)}` : ""}`);
       r.ranked.slice(0, top).forEach((x, i) => lines.push(row(x, i, price !== undefined)));
       lines.push("", `Assumptions of the best plan: ${r.ranked[0].time.assumptions.join("; ")}.`);
+    } else if (r.rejected.length === 0) {
+      lines.push(`No well-formed plan: with ${fmt(N)} GPUs, no micro-batch b makes b × (data-parallel size) divide the global batch of ${fmt(workload.globalBatch)}, for any tensor and pipeline size the model allows. Use fewer GPUs or a larger global batch.`);
     } else {
       const best = r.rejected[0];
-      lines.push(`Nothing fits. The closest plan: ${best.label}: ${best.reason}.`, "One change away:");
-      for (const ch of singleChanges(arch, best.plan, c, workload).slice(0, 6)) lines.push(`  ${ch.change}: ${ch.result.fits ? `fits, ${fmt(ch.result.tokensPerS)} tokens/s` : ch.result.reason}`);
+      const changes = singleChanges(arch, best.plan, c, workload);
+      lines.push(`Nothing fits. The closest plan: ${best.label}: ${best.reason}.`, changes.length ? "One change away:" : "No single change brings it closer: use more or larger GPUs, or offload.");
+      for (const ch of changes.slice(0, 6)) lines.push(`  ${ch.change}: ${ch.result.fits ? `fits, ${fmt(ch.result.tokensPerS)} tokens/s` : ch.result.reason}`);
     }
     const reasons = new Map<string, number>();
-    for (const x of r.rejected) { const k = x.reason!.replace(/\d+\.\d+ GiB/g, "…").replace(/\(.*\)/, ""); reasons.set(k, (reasons.get(k) ?? 0) + 1); }
+    for (const x of r.rejected) { const k = reasonKind(x.reason!); reasons.set(k, (reasons.get(k) ?? 0) + 1); }
     if (reasons.size) {
       lines.push("", "Why the others were rejected:");
       for (const [k, n] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 5)) lines.push(`  ${fmt(n).padStart(6)} × ${k.trim()}`);

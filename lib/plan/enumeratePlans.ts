@@ -66,7 +66,8 @@ export function checkWorkload(w: Workload): Workload {
  * @param workload the global batch and sequence length
  * @param space restrictions of the search (default: everything)
  * @returns the plans, in a fixed order (t, p, b, stage, offload, recompute, attention, sp)
- * @throws RangeError from {@link checkCluster} and {@link checkWorkload}, and
+ * @throws RangeError from {@link checkCluster} and {@link checkWorkload},
+ *   `workload.seqLen (8192) exceeds the model's n_positions (1024): …` (a learned position table), and
  *   `space.microBatches must hold integers >= 1, got 0`
  * @example enumeratePlans(llama2_7b, clusterPreset("8x-a100-80gb"), { globalBatch: 64, seqLen: 4096, precision: "bf16", optimizer: "adamw" }).length
  * @see Narayanan et al. 2021, §3 (Takeaway #1: t up to the GPUs of a node); DeepSpeed config docs (offload_param needs stage 3)
@@ -74,6 +75,9 @@ export function checkWorkload(w: Workload): Workload {
 export function enumeratePlans(arch: ModelArch, cluster: Cluster, workload: Workload, space: PlanSpace = {}): Plan[] {
   checkCluster(cluster);
   checkWorkload(workload);
+  if (arch.learnedPositions > 0 && workload.seqLen > arch.learnedPositions) {
+    throw new RangeError(`workload.seqLen (${workload.seqLen}) exceeds the model's n_positions (${arch.learnedPositions}): its learned position table has no rows beyond that`);
+  }
   const N = cluster.gpusPerNode * cluster.nodes;
   const tps = (space.tensorParallel ?? divisors(cluster.gpusPerNode)).filter(
     (t) => t <= cluster.gpusPerNode && arch.numHeads % t === 0 && arch.numKvHeads % t === 0,

@@ -37,9 +37,15 @@ describe("exportPlan", () => {
     const a = exportPlan(megatron, llama, c, w, "megatron").replace(/\\\n\s*/g, "");
     for (const flag of ["--num-layers 80", "--hidden-size 8192", "--num-attention-heads 64", "--group-query-attention", "--num-query-groups 8",
       "--tensor-model-parallel-size 8", "--pipeline-model-parallel-size 4", "--micro-batch-size 1", "--global-batch-size 1024", "--bf16",
-      "--sequence-parallel", "--recompute-granularity selective", "--use-flash-attn", "--use-distributed-optimizer", "--seq-length 4096"]) {
+      "--sequence-parallel", "--recompute-granularity selective", "--use-flash-attn", "--use-distributed-optimizer", "--seq-length 4096",
+      "--swiglu", "--normalization RMSNorm", "--position-embedding-type rope", "--untie-embeddings-and-output-weights", "--disable-bias-linear"]) {
       expect(a).toContain(flag);
     }
+  });
+  it("Megatron-LM builds GPT-2's block by default: a GPT-2 config adds none of the Llama flags", () => {
+    const gpt2 = parseModelConfig(loadPresetText("gpt2"));
+    const a = exportPlan({ ...megatron, tensorParallel: 4, pipelineParallel: 1, dataParallel: 16, gradAccum: 64, microBatch: 1 }, gpt2, c, { ...w, seqLen: 1024 }, "megatron");
+    for (const flag of ["--swiglu", "--normalization", "--position-embedding-type", "--untie-embeddings", "--disable-bias-linear"]) expect(a).not.toContain(flag);
   });
   it("torchrun: one line per node of the cluster", () => {
     const t = exportPlan(dp, llama, c, w, "torchrun");

@@ -90,6 +90,12 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
       const args = [
         `--num-layers ${arch.numLayers}`, `--hidden-size ${arch.hiddenSize}`, `--num-attention-heads ${arch.numHeads}`, `--ffn-hidden-size ${arch.intermediateSize}`,
         ...(arch.numKvHeads !== arch.numHeads ? ["--group-query-attention", `--num-query-groups ${arch.numKvHeads}`] : []),
+        // The block Megatron builds must be the model's: Llama-style models need these (GPT-2 style is Megatron's default).
+        ...(arch.mlp === "gated" ? ["--swiglu"] : []),
+        ...(arch.norm === "rmsnorm" ? ["--normalization RMSNorm"] : []),
+        ...(arch.learnedPositions === 0 ? ["--position-embedding-type rope"] : []),
+        ...(!arch.tiedEmbeddings ? ["--untie-embeddings-and-output-weights"] : []),
+        ...(!arch.attentionBias && !arch.mlpBias ? ["--disable-bias-linear"] : []),
         `--seq-length ${workload.seqLen}`, `--max-position-embeddings ${Math.max(workload.seqLen, arch.learnedPositions)}`,
         `--tensor-model-parallel-size ${t}`, `--pipeline-model-parallel-size ${p}`,
         `--micro-batch-size ${b}`, `--global-batch-size ${b * m * d}`,

@@ -14,5 +14,5 @@ export { MEGATRON_TABLE_1, type MegatronRun } from "./megatronTable1.js";
 export { gptArch } from "./gptArch.js";
 export { exportPlan, type ExportFormat } from "./exportPlan.js";
 export { modelFlopsUtilization } from "./modelFlopsUtilization.js";
-export { rejectionReason } from "./rejectionReason.js";
+export { rejectionReason, reasonKind } from "./rejectionReason.js";
 export { dataParallelCommTime, type DataParallelCommOptions } from "./dataParallelCommTime.js";

@@ -46,3 +46,19 @@ export function rejectionReason(plan: Pick<Plan, "pipelineParallel" | "zeroStage
   if (host > cluster.cpuMemoryBytesPerNode) return `offload needs ${gib(host)} of host memory > ${gib(cluster.cpuMemoryBytesPerNode)} per node`;
   return undefined;
 }
+
+/**
+ * A rejection reason without its numbers, to count plans by cause.
+ * @param reason a reason from {@link rejectionReason}
+ * @returns e.g. "needs more than 80.00 GiB per GPU; largest part: optimizer states"; other reasons unchanged
+ * @example reasonKind("needs 93.10 GiB > 80.00 GiB per GPU: largest part stored activations (41.20 GiB)") // "needs more than 80.00 GiB per GPU; largest part: stored activations"
+ * @see {@link rejectionReason}
+ */
+export function reasonKind(reason: string): string {
+  const m = /^needs [\d.]+ GiB > ([\d.]+ GiB) per GPU: largest part (.*) \([\d.]+ GiB\)$/.exec(reason);
+  if (m) return `needs more than ${m[1]} per GPU; largest part: ${m[2]}`;
+  const h = /^offload needs [\d.]+ GiB of host memory > ([\d.]+ GiB) per node$/.exec(reason);
+  if (h) return `offload needs more than ${h[1]} of host memory per node`;
+  return reason;
+}
+

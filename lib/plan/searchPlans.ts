@@ -11,7 +11,7 @@ import type { Plan, Workload } from "./planLabel.js";
 export interface SearchResult {
   /** Plans that fit, by tokens per second (descending); at equal speed the one with more memory to spare first. */
   ranked: PlanResult[];
-  /** Plans that do not run, each with its `reason`: those over memory first, least over first; then those a framework refuses. */
+  /** Plans that do not run, each with its `reason`: those over GPU memory first, least over first; then over host memory; then those a framework refuses. */
   rejected: PlanResult[];
   /** How many plans were judged. */
   searched: number;
@@ -48,8 +48,10 @@ export function searchPlans(arch: ModelArch, cluster: Cluster, workload: Workloa
  */
 export function rankResults(results: readonly PlanResult[]): SearchResult {
   const ranked = results.filter((r) => r.fits).sort((a, b) => b.tokensPerS - a.tokensPerS || a.memory.peak.total - b.memory.peak.total);
-  const overMemory = (r: PlanResult) => (r.overBytes > 0 ? 0 : 1);
-  const rejected = results.filter((r) => !r.fits).sort((a, b) => overMemory(a) - overMemory(b) || a.overBytes - b.overBytes);
+  // Over GPU memory first (least over first), then over host memory, then what a framework refuses:
+  // the first rejected plan is the closest one a framework would run.
+  const kind = (r: PlanResult) => (r.reason!.startsWith("needs") ? 0 : r.reason!.startsWith("offload") ? 1 : 2);
+  const rejected = results.filter((r) => !r.fits).sort((a, b) => kind(a) - kind(b) || a.overBytes - b.overBytes);
   return { ranked, rejected, searched: results.length };
 }
 
@@ -71,13 +73,14 @@ export interface SingleChange {
  * changes that make it fit first (then by throughput), so a reader sees which
  * single change would make an infeasible plan fit and at what price in speed.
  * Changes that would make an ill-formed plan (t beyond a node, p not dividing
- * the layers) are left out.
+ * the layers) are left out, and so are changes that neither fit nor lower the
+ * peak (they are no advice).
  * @param arch the model
  * @param plan the starting plan (typically the rejected plan least over memory)
  * @param cluster the cluster
  * @param workload the workload
  * @param options step-time assumptions
- * @returns the neighbouring plans, fitting ones first
+ * @returns the neighbouring plans that fit or come closer, fitting ones first
  * @throws RangeError from {@link evaluatePlan}
  * @example singleChanges(llama2_70b, search.rejected[0].plan, cluster, workload).find((c) => c.result.fits)?.change // e.g. "recompute selective → full"
  * @see {@link searchPlans}
@@ -99,8 +102,13 @@ export function singleChanges(arch: ModelArch, plan: Plan, cluster: Cluster, wor
   if (!plan.sequenceParallel && plan.tensorParallel > 1) out.push(["sequence parallelism on", { ...plan, sequenceParallel: true }]);
   if (plan.attention !== "flash") out.push(["FlashAttention on", { ...plan, attention: "flash" }]);
   if (plan.offload === "none" && plan.zeroStage >= 1) out.push(["offload the optimizer", { ...plan, offload: "optimizer" }]);
+  // DeepSpeed offloads through ZeRO: at stage 0 the step is ZeRO-1 with its optimizer on the CPU (ZeRO-Offload, even on one rank).
+  if (plan.offload === "none" && plan.zeroStage === 0) out.push(["offload the optimizer (ZeRO-Offload: stage 0 → 1)", { ...plan, zeroStage: 1, offload: "optimizer" }]);
   if (plan.offload !== "optimizer+params" && plan.zeroStage === 3) out.push(["offload parameters too", { ...plan, offload: "optimizer+params" }]);
+  const start = evaluatePlan(arch, plan, cluster, workload, options);
   return out
     .map(([change, p]) => ({ change, result: evaluatePlan(arch, p, cluster, workload, options) }))
-    .sort((a, b) => Number(b.result.fits) - Number(a.result.fits) || b.result.tokensPerS - a.result.tokensPerS);
+    // A change that neither fits nor brings the peak down is no advice (ZeRO-1 with one data-parallel rank, say).
+    .filter(({ result }) => result.fits || (result.reason!.startsWith("needs") && result.overBytes < start.overBytes))
+    .sort((a, b) => Number(b.result.fits) - Number(a.result.fits) || b.result.tokensPerS - a.result.tokensPerS || a.result.overBytes - b.result.overBytes);
 }

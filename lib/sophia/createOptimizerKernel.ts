@@ -13,6 +13,7 @@
 import gpujs from "gpu.js";
 import { validateSophiaG, SOPHIA_EPS, SOPHIAG_DEFAULTS, type SophiaGOptions } from "./sophiag.js";
 import { validateLion, type LionOptions } from "./lion.js";
+import { backendName } from "../precision/backendName.js";
 
 const { GPU } = gpujs;
 
@@ -53,18 +54,6 @@ export interface OptimizerKernel {
 }
 
 type Kernel = ((...args: unknown[]) => unknown) & { setOutput(o: number[]): unknown; destroy(): void; kernel?: unknown };
-
-/** The backend of a kernel after its first run, by its class (GL kernels all report mode "gpu"). */
-function backendOf(kernel: Kernel | undefined): string {
-  const inner = kernel?.kernel;
-  const g = gpujs as unknown as Record<string, (new (...a: never[]) => unknown) | undefined>;
-  const order: [string, string][] = [["WebGL2Kernel", "webgl2"], ["HeadlessGLKernel", "headlessgl"], ["WebGLKernel", "webgl"], ["WebGPUKernel", "webgpu"], ["WebAssemblyKernel", "webasm"], ["CPUKernel", "cpu"]];
-  for (const [cls, name] of order) {
-    const C = g[cls];
-    if (C && inner instanceof C) return name;
-  }
-  return "unknown";
-}
 
 /**
  * Compiles the elementwise update of one optimizer as gpu.js kernels.
@@ -175,7 +164,7 @@ export function createOptimizerKernel(optimizer: KernelOptimizer, mode = "gpu"):
         s: run(kernels.s!, n, s, grad, betas[1], 1 - betas[1]),
       };
     },
-    get backend() { return backendOf(kernels.theta); },
+    get backend() { return backendName(kernels.theta); },
     destroy() {
       for (const k of Object.values(kernels)) k.destroy();
       gpu.destroy();

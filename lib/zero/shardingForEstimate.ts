@@ -29,7 +29,8 @@ export interface ShardingOverrides {
  *
  * @param o `deepspeed` (JSON text) or `fsdp`, and the estimate's settings used to fill "auto"
  * @returns {@link ShardingOverrides}
- * @throws RangeError `--deepspeed and --fsdp exclude each other`; `HYBRID_SHARD shards inside a node …`; the parser's errors (naming the key)
+ * @throws RangeError `--deepspeed and --fsdp exclude each other`; `HYBRID_SHARD shards inside a node …`;
+ *   `zero_optimization.offload_param needs zero_optimization.offload_optimizer too …`; the parser's errors (naming the key)
  * @example shardingForEstimate({ fsdp: "full_shard", dataParallel: 8, microBatch: 1, precision: "bf16" }).zeroStage // 3
  * @see DeepSpeed docs "DeepSpeed Configuration JSON"; PyTorch torch.distributed.fsdp.ShardingStrategy docs
  */
@@ -43,6 +44,8 @@ export function shardingForEstimate(o: { deepspeed?: string; fsdp?: string; data
     return { zeroStage: stage, note: `--fsdp ${name}: ZeRO stage ${stage}` };
   }
   const ds = parseDeepSpeedConfig(o.deepspeed, { world_size: o.dataParallel, per_device_train_batch_size: o.microBatch, fp16: o.precision === "fp16", bf16: o.precision === "bf16", hidden_size: o.hiddenSize }, { release: "v0.17.0" });
+  // Chapter 9's rule (lib/offload resolveOffloadConfig): parameters go to the CPU only with the optimizer.
+  if (ds.offloadParam && !ds.offloadOptimizer) throw new RangeError('zero_optimization.offload_param needs zero_optimization.offload_optimizer too: the course models parameter offload only with the optimizer offloaded (ZeRO-Infinity\'s placement)');
   const offload = ds.offloadParam ? "optimizer+params" : ds.offloadOptimizer ? "optimizer" : "none";
   return { zeroStage: ds.stage, precision: ds.precision === "fp32" ? o.precision : ds.precision, offload, microBatch: ds.microBatchPerGpu, note: `--deepspeed: stage ${ds.stage}, ${ds.precision === "fp32" ? o.precision : ds.precision}, offload ${offload}, train_batch_size ${ds.trainBatchSize} = ${ds.microBatchPerGpu} × ${ds.gradientAccumulationSteps} × ${ds.dataParallelSize}` };
 }

@@ -4,7 +4,7 @@
 import { parameterCount, parseModelConfig, type ModelArch } from "../../lib/memory/index.js";
 import { loadPresetText } from "../../lib/memory/loadPresetText.js";
 import { NOTES_RUNS, ddpBaseline } from "../../lib/notesBenchmark.js";
-import { clusterPreset, evaluatePlan, gptArch, MEGATRON_TABLE_1, searchPlans, singleChanges, type Cluster, type Plan, type PlanResult } from "../../lib/plan/index.js";
+import { reasonKind, clusterPreset, evaluatePlan, gptArch, MEGATRON_TABLE_1, searchPlans, singleChanges, type Cluster, type Plan, type PlanResult } from "../../lib/plan/index.js";
 
 const slim = (r: PlanResult) => ({
   label: r.label, plan: r.plan, fits: r.fits, reason: r.reason ?? null, tokensPerS: r.tokensPerS, mfu: r.mfu, costPerMillionTokens: r.costPerMillionTokens ?? null,
@@ -64,7 +64,7 @@ const notes = Object.entries(notesPlans).map(([run, plan]) => {
 
 process.stdout.write(JSON.stringify({
   default: { ...DEFAULT, searched: search.searched, fit: search.ranked.length, ranked: search.ranked.slice(0, 12).map(slim), rejected: search.rejected.slice(0, 6).map(slim),
-    rejectedReasons: Object.entries(search.rejected.reduce<Record<string, number>>((acc, x) => { const k = x.reason!.replace(/\d+\.\d+ GiB/g, "…").replace(/\(.*\)/, "").trim(); acc[k] = (acc[k] ?? 0) + 1; return acc; }, {})).sort((a, b) => b[1] - a[1]) },
+    rejectedReasons: Object.entries(search.rejected.reduce<Record<string, number>>((acc, x) => { const k = reasonKind(x.reason!); acc[k] = (acc[k] ?? 0) + 1; return acc; }, {})).sort((a, b) => b[1] - a[1]) },
   big: { searched: big.searched, fit: big.ranked.length, ranked: big.ranked.slice(0, 5).map(slim) },
   table1,
   mpt: { params: parameterCount(mpt).total, plan: mptRun.label, fits: mptRun.fits, tokensPerS: mptRun.tokensPerS, mfu: mptRun.mfu, peak: mptRun.memory.peak.total, measuredTokensPerS: 66523, measuredMfu: 0.4257 },

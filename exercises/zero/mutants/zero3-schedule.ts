@@ -46,5 +46,6 @@ export const mutants: Record<string, { impl: F; caughtBy: string | string[] }> =
   "reduces all gradients at once after backward": { impl: (u, k) => schedule(u, k, { oneReduce: true }), caughtBy: ["gradients reduced in buckets as backward goes", "frees what it gathers: the peak per rank"] },
   "prefetch ignores stage3_max_live_parameters": { impl: (u, k) => schedule(u, k, { ignoreLive: true }), caughtBy: "prefetch within stage3_prefetch_bucket_size and stage3_max_live_parameters" },
   "forgets the all-gather of persistent tensors after the step": { impl: (u, k) => schedule(u, k, { noPersistentGather: true }), caughtBy: "trains to DDP's weights (P = 1…8, Ψ = 3,555)" },
+  "returns no operations (nothing gathered, so nothing to peak)": { impl: () => [], caughtBy: ["the stub's example", "trains to DDP's weights (P = 1…8, Ψ = 3,555)", "frees what it gathers: the peak per rank"] },
   "keeps parameters from forward to backward (SHARD_GRAD_OP, not FULL_SHARD)": { impl: (u, k) => schedule(u, k, { reshardOnlyAfterBackward: true }), caughtBy: ["communication: 3(P−1)Ψ per step; persistent tensors 2(P−1)", "frees what it gathers: the peak per rank"] },
 };
