@@ -16,3 +16,4 @@ export { exportPlan, type ExportFormat } from "./exportPlan.js";
 export { modelFlopsUtilization } from "./modelFlopsUtilization.js";
 export { rejectionReason, reasonKind } from "./rejectionReason.js";
 export { dataParallelCommTime, type DataParallelCommOptions } from "./dataParallelCommTime.js";
+export { PLANNER_DEFAULTS } from "./plannerDefaults.js";

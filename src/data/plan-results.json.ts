@@ -4,7 +4,7 @@
 import { parameterCount, parseModelConfig, type ModelArch } from "../../lib/memory/index.js";
 import { loadPresetText } from "../../lib/memory/loadPresetText.js";
 import { NOTES_RUNS, ddpBaseline } from "../../lib/notesBenchmark.js";
-import { reasonKind, clusterPreset, evaluatePlan, gptArch, MEGATRON_TABLE_1, searchPlans, singleChanges, type Cluster, type Plan, type PlanResult } from "../../lib/plan/index.js";
+import { PLANNER_DEFAULTS, reasonKind, clusterPreset, evaluatePlan, gptArch, MEGATRON_TABLE_1, searchPlans, singleChanges, type Cluster, type Plan, type PlanResult } from "../../lib/plan/index.js";
 
 const slim = (r: PlanResult) => ({
   label: r.label, plan: r.plan, fits: r.fits, reason: r.reason ?? null, tokensPerS: r.tokensPerS, mfu: r.mfu, costPerMillionTokens: r.costPerMillionTokens ?? null,
@@ -12,10 +12,10 @@ const slim = (r: PlanResult) => ({
 });
 
 // 1. The page's default search (the planner's inputs start here), and the CLI's example, Llama-2-70B on 64 H100.
-const DEFAULT = { model: "llama-2-7b", cluster: "8x-a100-80gb", globalBatch: 64, seqLen: 4096, price: 2.5 } as const;
+const DEFAULT = { ...PLANNER_DEFAULTS, price: PLANNER_DEFAULTS.pricePerGpuHour };
 const arch70 = parseModelConfig(loadPresetText("llama-2-70b"));
-const w = { globalBatch: DEFAULT.globalBatch, seqLen: DEFAULT.seqLen, precision: "bf16", optimizer: "adamw" } as const;
-const search = searchPlans(parseModelConfig(loadPresetText(DEFAULT.model)), clusterPreset(DEFAULT.cluster), w, {}, { pricePerGpuHour: DEFAULT.price });
+const w = { globalBatch: DEFAULT.globalBatch, seqLen: DEFAULT.seqLen, precision: DEFAULT.precision, optimizer: "adamw" } as const;
+const search = searchPlans(parseModelConfig(loadPresetText(DEFAULT.model)), clusterPreset(DEFAULT.cluster), w, {}, { pricePerGpuHour: DEFAULT.price, computeEfficiency: DEFAULT.efficiency });
 const big = searchPlans(arch70, clusterPreset("64x-h100-80gb"), { globalBatch: 1024, seqLen: 4096, precision: "bf16", optimizer: "adamw" }, {}, { pricePerGpuHour: DEFAULT.price });
 
 // 2. Table 1 of Narayanan et al. 2021: the published (t, p) among the planner's plans.
