@@ -6,6 +6,25 @@ import { TpComm as TpCommClass } from "./comm.js";
 import { checkTensorParallelSize } from "./config.js";
 
 /**
+ * One causal row of attention before normalisation: for query row `i`, p[j] =
+ * exp(q·k_j·scale − max) for j ≤ i (keys at kBase + j·kStride), and their sum.
+ * Shared by the forward and the backward so both compute the same numbers in the same order.
+ */
+function causalScores(Q: ArrayLike<number>, K: ArrayLike<number>, p: Float64Array, qi: number, kBase: number, kStride: number, i: number, d: number, scale: number): number {
+  let max = -Infinity;
+  for (let j = 0; j <= i; j++) {
+    const kj = kBase + j * kStride;
+    let dot = 0;
+    for (let t = 0; t < d; t++) dot += Q[qi + t] * K[kj + t];
+    p[j] = dot * scale;
+    if (p[j] > max) max = p[j];
+  }
+  let sum = 0;
+  for (let j = 0; j <= i; j++) { p[j] = Math.exp(p[j] - max); sum += p[j]; }
+  return sum;
+}
+
+/**
  * Shapes of a causal multi-head self-attention with grouped-query attention.
  * @see Ainslie et al. 2023, *GQA* (G key/value heads shared by groups of a/G query heads)
  */
@@ -68,16 +87,7 @@ function attendHeads(s: AttentionShape, Q: Float32Array, K: Float32Array, V: Flo
     const g = Math.floor((h0 + hh) / perGroup) - g0; // this rank's local KV group
     for (let b = 0; b < batch; b++) for (let i = 0; i < S; i++) {
       const qi = (b * S + i) * nq * d + hh * d;
-      let max = -Infinity;
-      for (let j = 0; j <= i; j++) {
-        const kj = (b * S + j) * nkv * d + g * d;
-        let dot = 0;
-        for (let t = 0; t < d; t++) dot += Q[qi + t] * K[kj + t];
-        p[j] = dot * scale;
-        if (p[j] > max) max = p[j];
-      }
-      let sum = 0;
-      for (let j = 0; j <= i; j++) { p[j] = Math.exp(p[j] - max); sum += p[j]; }
+      const sum = causalScores(Q, K, p, qi, (b * S) * nkv * d + g * d, nkv * d, i, d, scale);
       for (let t = 0; t < d; t++) {
         let acc = 0;
         for (let j = 0; j <= i; j++) acc += p[j] * V[(b * S + j) * nkv * d + g * d + t];
@@ -161,16 +171,7 @@ function attendHeadsBackward(s: AttentionShape, Q: Float32Array, K: Float32Array
     const g = Math.floor((h0 + hh) / perGroup) - g0;
     for (let b = 0; b < batch; b++) for (let i = 0; i < S; i++) {
       const qi = (b * S + i) * nq * d + hh * d;
-      let max = -Infinity;
-      for (let j = 0; j <= i; j++) {
-        const kj = (b * S + j) * nkv * d + g * d;
-        let dot = 0;
-        for (let t = 0; t < d; t++) dot += Q[qi + t] * K[kj + t];
-        p[j] = dot * scale;
-        if (p[j] > max) max = p[j];
-      }
-      let sum = 0;
-      for (let j = 0; j <= i; j++) { p[j] = Math.exp(p[j] - max); sum += p[j]; }
+      const sum = causalScores(Q, K, p, qi, (b * S) * nkv * d + g * d, nkv * d, i, d, scale);
       let pdp = 0;
       for (let j = 0; j <= i; j++) {
         p[j] /= sum;
