@@ -1,10 +1,11 @@
 // npm test                      → type check, lib tests and grader self-checks (vitest); no site
-//                                  build (issue 9: under 60 s): the e2e run builds the site once,
+//                                  build (issue 9: under 90 s): the e2e run builds the site once,
 //                                  under a base path, and checks the built pages (npm run test:e2e)
+// npm run test:integration      → the teaching tools end to end (scaffold, Gradescope package)
 // npm test exercises [chapter]  → the student's scorecard (exercises/grade.ts)
 // npm test exercises [chapter] --explain <id> → an exercise's page section and contract
 // npm test <vitest filter …>    → only those vitest files
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 
 const args = process.argv.slice(2);
@@ -36,27 +37,54 @@ if (args[0] === "exercises") {
   const { npm_config_explain, npm_config_watch, ...env } = process.env; // handled by npmFlags; npx would warn about them again
   process.exit(run("npx", ["tsx", "exercises/grade.ts", ...npmFlags(args.slice(1))], env));
 }
+
+const seconds = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+
+/** Runs a command; resolves to its exit code and, when `capture`, its output (held, not shown). */
+function start(cmd, argv, capture = false) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { stdio: capture ? ["ignore", "pipe", "pipe"] : "inherit" });
+    let out = "";
+    child.stdout?.on("data", (d) => (out += d));
+    child.stderr?.on("data", (d) => (out += d));
+    child.on("close", (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+/**
+ * vitest on some of the projects of vitest.config.ts, with a JSON report whose counts give CI
+ * its closing line ("<label>: N passed, M failed"): vitest's own summary is not a line CI reads.
+ */
+async function vitest(label, projects) {
+  const report = `test-results/${label === "vitest" ? "vitest" : `vitest-${label}`}.json`;
+  rmSync(report, { force: true });
+  const { code } = await start("npx", ["vitest", "run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, "utf8"));
+    console.log(`${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+  }
+  return code;
+}
+
+if (args[0] === "integration") {
+  // npm run test:integration: the teaching tools end to end (vitest.config.ts, group 3)
+  const t0 = Date.now();
+  console.log("\n▶ integration tests: a chapter scaffolded in a copy, the Gradescope package graded");
+  const code = await vitest("integration", ["integration"]);
+  console.log(`${code === 0 ? "✓" : "✗"} integration tests (${seconds(t0)})`);
+  process.exit(code);
+}
 if (args.length > 0) process.exit(run("npx", ["vitest", "run", ...args]));
 
-const steps = [
-  ["type check", () => run("npx", ["tsc", "--noEmit", "-p", "tsconfig.json"])],
-  ["lib tests and grader self-checks", () => {
-    // The JSON report gives CI its closing line ("vitest: N passed, M failed"): vitest's own
-    // summary is not a line CI reads.
-    const report = "test-results/vitest.json";
-    rmSync(report, { force: true });
-    const code = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
-    if (existsSync(report)) {
-      const r = JSON.parse(readFileSync(report, "utf8"));
-      console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
-    }
-    return code;
-  }],
-];
-for (const [name, step] of steps) {
-  console.log(`\n▶ ${name}`);
-  const t0 = Date.now();
-  const code = step();
-  console.log(`${code === 0 ? "✓" : "✗"} ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  if (code !== 0) process.exit(code);
-}
+// The type check runs beside vitest: vitest's first group (the timed tests) keeps to one core
+// of two, and tsc takes the other (measured: 13.7 s of the suite's 92 s when they ran in turn).
+// Its output is held and printed after vitest's, so the two never interleave.
+const t0 = Date.now();
+console.log("\n▶ type check (tsc), beside the lib tests and grader self-checks (vitest)");
+const typecheck = start("npx", ["tsc", "--noEmit", "-p", "tsconfig.json"], true).then((r) => ({ ...r, time: seconds(t0) }));
+const tests = await vitest("vitest", ["timed", "lib and site"]);
+console.log(`${tests === 0 ? "✓" : "✗"} lib tests and grader self-checks (${seconds(t0)})`);
+const tsc = await typecheck;
+if (tsc.out.trim()) console.log(tsc.out.trimEnd());
+console.log(`${tsc.code === 0 ? "✓" : "✗"} type check (${tsc.time})`);
+process.exit(tests !== 0 ? tests : tsc.code);
