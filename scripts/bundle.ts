@@ -52,7 +52,10 @@ function options(dir: string, entries = bundleEntries(dir)): esbuild.BuildOption
     format: "esm",
     platform: "browser",
     target: "es2022",
-    minify: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // COURSE_BUNDLE_NAMES=1 keeps the functions' own names, for a CPU profile (scripts/profile.mjs)
+    minifyIdentifiers: process.env.COURSE_BUNDLE_NAMES !== "1",
     keepNames: true, // error messages and checks that read a function's or class's name keep working
     legalComments: "none",
     external: EXTERNAL,

@@ -10,6 +10,8 @@
 //   --runs=N     run each page N times per form factor (performance: the median is printed, with the range)
 //   --pages=…    only these pages (index for the home page)
 //   --dist=DIR   an existing build elsewhere (implies --no-build)
+//   --save=DIR   also write each full report there (<page>-<form factor>-<run>.json), to read
+//                what blocks the main thread: audits long-tasks, bootup-time, mainthread-work-breakdown
 //
 // A build made under a base path (COURSE_BASE; read back from its 404.html) is
 // served under that path, as the e2e run serves it.
@@ -19,7 +21,7 @@
 // a cache (LIGHTHOUSE_CACHE, default ~/.cache/llm-training-course/lighthouse-<version>).
 // It drives Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { buildSite, serve, pagesOf, CHROMIUM } from "./browser.mjs";
@@ -121,7 +123,9 @@ try {
     const res = { desktop: [], mobile: [] };
     for (const ff of ["desktop", "mobile"]) {
       for (let i = 0; i < runs; i++) {
-        res[ff].push(summarize(await runLighthouse(cli, url, ff)));
+        const report = await runLighthouse(cli, url, ff);
+        if (arg("save")) { mkdirSync(arg("save"), { recursive: true }); writeFileSync(join(arg("save"), `${page || "index"}-${ff}-${i + 1}.json`), JSON.stringify(report)); }
+        res[ff].push(summarize(report));
         process.stdout.write(".");
       }
     }
