@@ -170,7 +170,19 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
     }
     return false;
   };
+  // A reader scrolls through: figures drawn as they come near the screen (src/components/lazy.js)
+  // and blocks laid out only near it (content-visibility) are all drawn before anything is checked.
+  const scrollThrough = async () => {
+    for (let y = 0; ; y += 700) {
+      const bottom = await page.evaluate((y) => { window.scrollTo(0, y); return y >= document.documentElement.scrollHeight - window.innerHeight; }, y);
+      await page.waitForTimeout(60);
+      if (bottom || Date.now() > deadline) break;
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+  };
   let settled = await settle();
+  await scrollThrough();
+  settled = (await settle()) && settled;
   // Buttons marked data-e2e-click start checks a reader runs on demand (e.g. a GPU run): press each once.
   const clicks = await page.locator("[data-e2e-click]").all();
   for (const [i, b] of clicks.entries()) {
@@ -221,6 +233,8 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
       const boxes = [...document.querySelectorAll('#observablehq-main input[type="radio"], #observablehq-main input[type="checkbox"]')].map((e) => e.getBoundingClientRect()).filter((b) => b.width > 0);
       const close = boxes.filter((a, i) => boxes.some((b, j) => j !== i && Math.hypot(a.x + a.width / 2 - b.x - b.width / 2, a.y + a.height / 2 - b.y - b.height / 2) < 24 && (a.width < 24 || a.height < 24))).length;
       if (close) out.push(`${close} radio buttons or checkboxes sit closer than 24 px to another (touch targets)`);
+      const undrawn = document.querySelectorAll(".lazy-figure:empty").length;
+      if (undrawn) out.push(`${undrawn} figure${undrawn > 1 ? "s were" : " was"} never drawn after scrolling through the page (src/components/lazy.js)`);
       const g = document.querySelectorAll("svg g[aria-label]:not([role])").length;
       if (g) out.push(`${g} SVG <g> elements carry aria-label without a role`);
       if (document.documentElement.getAttribute("lang") !== "en") out.push(`<html> has no lang="en"`);
@@ -229,15 +243,23 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
       return out;
     })(),
   }));
+  // A full-page screenshot shows the whole page at once, as no reader's screen does: blocks the
+  // browser skips off screen (content-visibility: auto, src/style.css) would come out blank.
+  // (Figures need nothing: the reader has scrolled past them all, and lazy.js redraws a figure
+  // it has drawn once at once when its cell runs again, as it does while the screenshot is taken.)
+  await page.addStyleTag({ content: "#observablehq-main > * { content-visibility: visible !important; }" });
+  const fullShot = (path) => page.screenshot({ path, fullPage: true });
   const contrastFailures = { light: contrast || dark ? await page.evaluate(contrastAudit) : [], dark: [] };
-  if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+  if (screenshot) await fullShot(screenshot);
   if (dark) {
     await page.emulateMedia({ colorScheme: "dark" });
+    settled = (await settle()) && settled;
+    await scrollThrough(); // cells that read `dark` ran again: their figures are drawn anew as they come near
     settled = (await settle()) && settled;
     contrastFailures.dark = await page.evaluate(contrastAudit);
     const darkErrors = await page.evaluate(() => [...document.querySelectorAll(".observablehq--error")].map((e) => `(dark) ${e.textContent?.trim().slice(0, 500) ?? ""}`));
     cellErrors.push(...darkErrors);
-    await page.screenshot({ path: dark, fullPage: true });
+    await fullShot(dark);
   }
   await page.close();
   return { url, width, status, expectStatus, title, settled, clicked: clicks.length, cellErrors, consoleErrors, failedRequests, outside, checks, layout, links, ids, contrast: contrastFailures };

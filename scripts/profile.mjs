@@ -72,6 +72,42 @@ try {
   }
   console.log(`  each layout (ms, objects dirty/total): ${layouts.map((l) => `${(l.dur / 1000).toFixed(0)} ${l.args?.beginData?.dirtyObjects}/${l.args?.beginData?.totalObjects}`).join(", ")}`);
   console.log(`  layouts: ${layouts.length}, ${(layouts.reduce((s, l) => s + l.dur, 0) / 1000).toFixed(0)} ms; by cause: ${[...forced].sort((a, b) => b[1].ms - a[1].ms).slice(0, 8).map(([k, f]) => `${k} ×${f.n} ${f.ms.toFixed(0)} ms`).join("; ")}`);
+  // The longest tasks one by one: what kind of work, and which functions (CPU profile samples in the task's window).
+  const sampleTimes = []; { let t = profile.startTime; for (const d of profile.timeDeltas) sampleTimes.push((t += d)); }
+  const nodeById = new Map(profile.nodes.map((n) => [n.id, n]));
+  const biggest = onMain.filter((e) => e.name === "RunTask" && e.dur > 50_000).sort((a, b) => b.dur - a.dur).slice(0, 3);
+  for (const task of biggest) {
+    const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
+    const kinds = new Map();
+    for (const e of inside) if (!inside.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur >= e.ts + e.dur && o.dur > e.dur)) kinds.set(e.name, (kinds.get(e.name) ?? 0) + e.dur / 1000);
+    const fns = new Map();
+    profile.samples.forEach((id, i) => {
+      if (sampleTimes[i] < task.ts || sampleTimes[i] > task.ts + task.dur) return;
+      // attribute the sample to the deepest frame from the page or its bundles, else to the leaf
+      let n = nodeById.get(id), leaf = n.callFrame.functionName || n.callFrame.url.split("/").pop() || "(native)";
+      const f = n.callFrame; const file = f.url.replace(/^https?:\/\/[^/]+/, "").replace(/\.[0-9a-f]{8}\.js$/, ".js");
+      const key = `${leaf}${file ? ` ${file}:${f.lineNumber + 1}` : ""}`;
+      fns.set(key, (fns.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
+    });
+    // Inclusive time of the page's own cells (functions defined in the page: the built HTML's line).
+    const parent = new Map(); for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const cells = new Map();
+    profile.samples.forEach((id, i) => {
+      if (sampleTimes[i] < task.ts || sampleTimes[i] > task.ts + task.dur) return;
+      const seen = new Set();
+      for (let n = nodeById.get(id); n; n = nodeById.get(parent.get(n.id))) {
+        const f = n.callFrame;
+        if (!f.url || !new URL(f.url).pathname.endsWith(`/${page}`) && !(page === "" && new URL(f.url).pathname.endsWith("/"))) continue;
+        const key = `line ${f.lineNumber + 1}`;
+        if (seen.has(key)) continue;
+        seen.add(key), cells.set(key, (cells.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
+      }
+    });
+    const cellText = [...cells].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, t]) => `${k} ${t.toFixed(0)}`).join("; ");
+    console.log(`  task at ${((task.ts - onMain[0].ts) / 1000).toFixed(0)} ms, ${(task.dur / 1000).toFixed(0)} ms: ${[...kinds].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, t]) => `${k} ${t.toFixed(0)}`).join(", ")}`);
+    if (cellText) console.log(`    the page's cells (inclusive, by line of the built page): ${cellText}`);
+    console.log(`    functions: ${[...fns].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, t]) => `${k} ${t.toFixed(0)}`).join("; ")}`);
+  }
   console.log(`  inside the ${longTasks} tasks over 50 ms, self time by kind (ms): ${[...selfByName].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([n, t]) => `${n} ${t.toFixed(0)}`).join(", ")}`);
   const long = await p.evaluate(() => window.__long);
   const blocking = long.reduce((s, [, d]) => s + Math.max(0, d - 50), 0);

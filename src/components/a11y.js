@@ -8,9 +8,8 @@
 //   be reachable from the keyboard: it gets tabindex="0" while it overflows.
 // Cheap by design (Lighthouse measured 4.4 s of main thread when every
 // mutation re-scanned the page and read scroll sizes): names and roles are set
-// on each added subtree as it arrives (no layout read); the overflow of
-// scrolling boxes is checked in one pass once the page has been quiet for
-// 200 ms and the browser is idle.
+// on each added subtree as it arrives (no layout read); the overflow of a
+// scrolling box is checked when the box comes near the screen.
 // scripts/check-build.mjs checks this file is linked from every built page;
 // the e2e run checks every slider, every named <g> and every scrolling box in Chromium.
 
@@ -47,16 +46,18 @@ export function fixAccessibleNames(el) {
 }
 
 if (typeof document !== "undefined") {
-  // Names and roles: on each added subtree at once (a query, no layout). Scrolling boxes need
-  // layout, so they are checked in one pass when the page has been quiet for a moment.
-  let timer = 0;
-  const pass = () => { timer = 0; for (const box of within(document.documentElement, SCROLLERS)) updateTabindex(box); };
-  const later = () => { clearTimeout(timer); timer = setTimeout(() => (window.requestIdleCallback ?? setTimeout)(pass), 200); };
+  // Names and roles: on each added subtree at once (a query, no layout). Whether a scrolling box
+  // overflows needs its layout, so each box is checked when it comes near the screen (an
+  // IntersectionObserver): reading the sizes of every box on open would lay out the whole page,
+  // including the blocks the browser skips while they are off screen (content-visibility).
+  const near = new IntersectionObserver((entries) => { for (const e of entries) if (e.isIntersecting) updateTabindex(e.target); }, { rootMargin: "100% 0px" });
+  const watch = (el) => { for (const box of within(el, SCROLLERS)) near.observe(box); };
   new MutationObserver((records) => {
-    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) fixNames(n);
-    later();
+    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) fixNames(n), watch(n);
   }).observe(document.documentElement, { subtree: true, childList: true });
-  addEventListener("resize", later);
+  // A new width can make a box overflow or fit: observing again reports each box's state anew.
+  let timer = 0;
+  addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(() => { near.disconnect(); watch(document.documentElement); }, 200); });
   fixNames(document.documentElement);
-  later();
+  watch(document.documentElement);
 }

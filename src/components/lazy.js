@@ -1,0 +1,51 @@
+// Figures drawn when a reader comes near them (issue 9): a chapter page opens with only what
+// its first screens show, and every other figure is drawn as the reader scrolls towards it
+// (Lighthouse measured most of a page's blocking time in drawing figures nobody sees yet).
+// The e2e run scrolls through every page before it checks figures, contrast and screenshots.
+
+/** How far ahead of the viewport a figure is drawn: one screen, so that it is ready before it shows. */
+const AHEAD = "100% 0px";
+
+/**
+ * A box that draws `draw()` into itself when it comes within one screen of the viewport, and
+ * keeps `height` px of room until then (the figure's expected height: content below does not
+ * jump when it arrives). `draw` returns a DOM node (a Plot figure, an html`` fragment). If it
+ * throws, the box shows the error as a cell error does (`observablehq--error`: the e2e run
+ * fails on it) and logs it to the console.
+ *
+ * In a display cell: `display(lazyFigure(() => Plot.plot({…, width}), {height: 320}))`.
+ * The cell finishes at once, so nothing that depends on it waits. When its inputs change (a
+ * slider, `width`, dark mode) the cell runs again: a figure drawn before is drawn again at once,
+ * one never reached waits on.
+ */
+export function lazyFigure(draw, { height = 300 } = {}) {
+  const box = document.createElement("div");
+  box.className = "lazy-figure";
+  const key = String(draw); // the same figure when its cell runs again (the same code)
+  const fill = () => {
+    try {
+      box.replaceChildren(draw());
+    } catch (error) {
+      console.error(error);
+      const message = document.createElement("div");
+      message.className = "observablehq--error";
+      message.textContent = `${error?.name ?? "Error"}: ${error?.message ?? error}`;
+      box.replaceChildren(message);
+    }
+    drawn.add(key);
+  };
+  // A figure the reader has already reached is redrawn at once (a slider, a new width).
+  if (drawn.has(key)) return fill(), box;
+  box.style.minHeight = `${height}px`;
+  const io = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    io.disconnect();
+    fill();
+    box.style.minHeight = "";
+  }, { rootMargin: AHEAD });
+  io.observe(box);
+  return box;
+}
+
+/** The figures drawn once on this page (by their code). */
+const drawn = new Set();
