@@ -9,7 +9,7 @@
 // Cheap by design (Lighthouse measured 4.4 s of main thread when every
 // mutation re-scanned the page and read scroll sizes): names and roles are set
 // on each added subtree as it arrives (no layout read); the overflow of a
-// scrolling box is checked when the box comes near the screen.
+// scrolling box is read when the browser has laid it out.
 // scripts/check-build.mjs checks this file is linked from every built page;
 // the e2e run checks every slider, every named <g> and every scrolling box in Chromium.
 
@@ -47,17 +47,14 @@ export function fixAccessibleNames(el) {
 
 if (typeof document !== "undefined") {
   // Names and roles: on each added subtree at once (a query, no layout). Whether a scrolling box
-  // overflows needs its layout, so each box is checked when it comes near the screen (an
-  // IntersectionObserver): reading the sizes of every box on open would lay out the whole page,
-  // including the blocks the browser skips while they are off screen (content-visibility).
-  const near = new IntersectionObserver((entries) => { for (const e of entries) if (e.isIntersecting) updateTabindex(e.target); }, { rootMargin: "100% 0px" });
-  const watch = (el) => { for (const box of within(el, SCROLLERS)) near.observe(box); };
+  // overflows is read when the browser has just laid the box out (a ResizeObserver: it reports a
+  // box when it first gets a size and whenever that size changes), so no layout is forced: reading
+  // every box's sizes on open would lay out the whole page, including the blocks the browser
+  // skips while they are off screen (content-visibility, src/style.css).
+  const sized = new ResizeObserver((entries) => { for (const e of entries) if (e.contentRect.width > 0) updateTabindex(e.target); });
   new MutationObserver((records) => {
-    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) fixNames(n), watch(n);
+    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) { fixNames(n); for (const box of within(n, SCROLLERS)) sized.observe(box); }
   }).observe(document.documentElement, { subtree: true, childList: true });
-  // A new width can make a box overflow or fit: observing again reports each box's state anew.
-  let timer = 0;
-  addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(() => { near.disconnect(); watch(document.documentElement); }, 200); });
   fixNames(document.documentElement);
-  watch(document.documentElement);
+  for (const box of within(document.documentElement, SCROLLERS)) sized.observe(box);
 }
