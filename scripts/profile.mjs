@@ -110,9 +110,10 @@ try {
   }
   console.log(`  inside the ${longTasks} tasks over 50 ms, self time by kind (ms): ${[...selfByName].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([n, t]) => `${n} ${t.toFixed(0)}`).join(", ")}`);
   const long = await p.evaluate(() => window.__long);
+  const fcp = await p.evaluate(() => Math.round(performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN));
   const blocking = long.reduce((s, [, d]) => s + Math.max(0, d - 50), 0);
   console.log(`/${page} at 390 px, CPU ${cpu}× slower: ${long.length} long tasks, ${blocking} ms over 50 ms (in all; Lighthouse counts those before interactive)`);
-  console.log("  long tasks (start ms, duration ms):", long.map(([s, d]) => `${s}:${d}`).join(" "));
+  console.log(`  first contentful paint at ${fcp} ms; long tasks (start ms, duration ms):`, long.map(([s, d]) => `${s}:${d}`).join(" "));
   // Self time per function: samples × interval, by node.
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();

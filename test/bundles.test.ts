@@ -113,3 +113,25 @@ const {k} = await import("./lib/x/kernel.js");
     ]);
   });
 });
+
+// Issue 9: a page's figures are drawn as the reader nears them (src/components/lazy.js), not all
+// on open: a figure is displayed as lazyFigure(() => Plot.plot(…), {height}), never as
+// Plot.plot(…) itself (in display(…), in an inline ${…} or as a cell's expression).
+describe("pages draw figures as the reader nears them (lazyFigure)", () => {
+  const direct = /(?:\bdisplay\(\s*|\$\{\s*|^)Plot\.plot\(/gm;
+  for (const page of pages) {
+    it(`src/${page}: no Plot.plot(…) displayed directly`, () => {
+      const md = readFileSync(join(ROOT, "src", page), "utf8");
+      const lines = [...md.matchAll(direct)].map((m) => `line ${md.slice(0, m.index).split("\n").length}: ${md.slice(m.index, m.index + 60).split("\n")[0]}`);
+      expect(lines, `${page}: wrap each in lazyFigure(() => …, {height: <expected px>}) from ./components/lazy.js (CONTRIBUTING.md, "Pages open fast")`).toEqual([]);
+    });
+  }
+  it("the check finds a figure displayed directly, and passes one drawn lazily", () => {
+    const count = (s: string) => [...s.matchAll(direct)].length;
+    expect(count("display(Plot.plot({width}));\n")).toBe(1);
+    expect(count("<div>${Plot.plot({width})}</div>")).toBe(1);
+    expect(count("```js\nPlot.plot({width})\n```")).toBe(1);
+    expect(count("display(lazyFigure(() => Plot.plot({width}), {height: 300}));")).toBe(0);
+    expect(count("function f() {\n  return Plot.plot({width});\n}")).toBe(0);
+  });
+});
