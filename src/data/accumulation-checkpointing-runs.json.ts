@@ -2,15 +2,15 @@
 // page whose inputs are fixed (the three 40-step training runs, the two-rank
 // data-parallel example, the reentrant run on the course model), computed by the
 // same lib functions the page would call, so that nothing trains on page open.
-import { AdamW, backward, concatBatches, corpus, createModel, flatData, flatGrad, forward, mulberry32, sampleBatch, zeroGrad, type Batch, type Model } from "../../lib/nn/index.js";
+// (The interactive cells' results at their defaults: accumulation-checkpointing-defaults.json.ts.)
+import { AdamW, backward, concatBatches, createModel, flatData, flatGrad, forward, mulberry32, sampleBatch, zeroGrad, type Batch, type Model } from "../../lib/nn/index.js";
 import {
   ACCUMULATION_MODES, accumulateCheckpointed, accumulateGradients, checkpointedStep, dataParallelAccumulate, relativeError, sqrtSegments, trainAccumulated,
 } from "../../lib/accumulation-checkpointing/index.js";
 import { readFileSync } from "node:fs";
 import { parseModelConfig } from "../../lib/memory/index.js";
+import { config, tokens } from "./accumulation-checkpointing-model.js";
 
-const { vocab, tokens } = corpus();
-const config = { vocabSize: vocab.size, contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 2, seed: 1 };
 
 // "It changes training": three runs from the same weights on the same windows.
 const trainSteps = 40, trainWindow = 4;
