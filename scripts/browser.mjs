@@ -248,9 +248,8 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
   // (Figures need nothing: the reader has scrolled past them all, and lazy.js redraws a figure
   // it has drawn once at once when its cell runs again, as it does while the screenshot is taken.)
   await page.addStyleTag({ content: "#observablehq-main > * { content-visibility: visible !important; }" });
-  const fullShot = (path) => page.screenshot({ path, fullPage: true });
   const contrastFailures = { light: contrast || dark ? await page.evaluate(contrastAudit) : [], dark: [] };
-  if (screenshot) await fullShot(screenshot);
+  if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
   if (dark) {
     await page.emulateMedia({ colorScheme: "dark" });
     settled = (await settle()) && settled;
@@ -259,7 +258,7 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
     contrastFailures.dark = await page.evaluate(contrastAudit);
     const darkErrors = await page.evaluate(() => [...document.querySelectorAll(".observablehq--error")].map((e) => `(dark) ${e.textContent?.trim().slice(0, 500) ?? ""}`));
     cellErrors.push(...darkErrors);
-    await fullShot(dark);
+    await page.screenshot({ path: dark, fullPage: true });
   }
   await page.close();
   return { url, width, status, expectStatus, title, settled, clicked: clicks.length, cellErrors, consoleErrors, failedRequests, outside, checks, layout, links, ids, contrast: contrastFailures };

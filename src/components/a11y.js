@@ -35,14 +35,8 @@ export function fixNames(el) {
     input.setAttribute("aria-label", label || number?.getAttribute("aria-label") || "value");
   }
   for (const g of within(el, "svg g[aria-label]:not([role])")) g.setAttribute("role", "group");
-  // Reachable by keyboard from the start; the quiet pass takes tabindex back from boxes that do not overflow.
+  // Reachable by keyboard from the start; the ResizeObserver below takes tabindex back from boxes that do not overflow.
   for (const box of within(el, SCROLLERS)) if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0"), box.setAttribute("data-a11y-tabindex", "");
-}
-
-/** Adds the missing names and roles at and under `el`, and the tabindex of its scrolling boxes (reads layout). */
-export function fixAccessibleNames(el) {
-  fixNames(el);
-  for (const box of within(el, SCROLLERS)) updateTabindex(box);
 }
 
 if (typeof document !== "undefined") {
