@@ -156,6 +156,6 @@ for (const path of ["no-such-page", "no/such/deeper/page"]) {
 
 await browser.close();
 await server.close();
-console.log(`\n${pages.length} pages at ${WIDTHS.join(" and ")} px (1280 px light and dark), links and the 404 page, under ${base}, in ${((Date.now() - t0) / 1000).toFixed(0)} s; screenshots in test-results/`);
+console.log(`\n${pages.length} pages at ${WIDTHS.join(" and ")} px (1280 px light and dark), links and the 404 page, under ${base}: ${((Date.now() - t0) / 1000).toFixed(0)} s; screenshots in test-results/`);
 console.log(`e2e: ${runs - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
