@@ -59,7 +59,7 @@ if (noBuild) {
 } else {
   console.log(`building the site under ${BASE} (COURSE_BASE), canonical links for ${SITE_URL} (COURSE_SITE_URL) …`);
   buildSite("dist", { env: { COURSE_BASE: BASE, COURSE_SITE_URL: SITE_URL } });
-  console.log(`built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(`the build took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 const base = baseOf("dist");
 const pages = pagesOf("dist");

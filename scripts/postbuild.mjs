@@ -143,5 +143,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const dir = process.argv[2] ?? "dist";
   const t0 = Date.now();
   const { pages, compressed, sitemap } = postBuild(dir);
-  console.log(`postbuild: ${pages} pages fixed, ${compressed} files precompressed (gzip, brotli), ${sitemap ? "sitemap.xml written" : "no sitemap.xml (no COURSE_SITE_URL: no canonical links)"}, base path ${baseOf(dir)}, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`postbuild: ${pages} pages fixed, ${compressed} files precompressed (gzip, brotli), ${sitemap ? "sitemap.xml written" : "no sitemap.xml (no COURSE_SITE_URL: no canonical links)"}, base path ${baseOf(dir)}; it took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
