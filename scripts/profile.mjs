@@ -1,6 +1,6 @@
 // What a page's open costs on the main thread, by cell and by function: the tool behind
 // issue 9's work on Lighthouse's total blocking time.
-//   node scripts/profile.mjs <page> [--dist=dist] [--cpu=4] [--top=25]
+//   node scripts/profile.mjs <page> [--dist=dist] [--cpu=4] [--top=25] [--tasks=3]  (--tasks: how many of the longest tasks to break down)
 // Build with COURSE_BUNDLE_NAMES=1 npm run build to see the lib functions under their own names.
 // Opens the built page in Chromium at 390 px with the CPU slowed down as Lighthouse's mobile
 // run slows it (4×), records a sampling CPU profile from navigation until the page has been
@@ -75,7 +75,7 @@ try {
   // The longest tasks one by one: what kind of work, and which functions (CPU profile samples in the task's window).
   const sampleTimes = []; { let t = profile.startTime; for (const d of profile.timeDeltas) sampleTimes.push((t += d)); }
   const nodeById = new Map(profile.nodes.map((n) => [n.id, n]));
-  const biggest = onMain.filter((e) => e.name === "RunTask" && e.dur > 50_000).sort((a, b) => b.dur - a.dur).slice(0, 3);
+  const biggest = onMain.filter((e) => e.name === "RunTask" && e.dur > 50_000).sort((a, b) => b.dur - a.dur).slice(0, Number(arg("tasks", "3")));
   for (const task of biggest) {
     const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);
     const kinds = new Map();
