@@ -37,13 +37,14 @@ for (const c of CHAPTERS.filter((ch) => ch.status === "written")) {
 }
 rows.sort((a, b) => a.key.localeCompare(b.key, "en"));
 
+// The page's style comes before the table: after it, the browser first laid the long table out
+// without it, then again (a layout shift of 0.08–0.17 at 412 px). The columns have fixed widths:
+// with automatic ones, each chunk of rows the parser added could widen a column and re-wrap the
+// rows already on screen (0.036 at 1350 px).
 process.stdout.write(`---
 toc: false
 ---
 
-<!-- The style comes before the table: after it, the browser first lays the 300-row table out without it, then again
-(a layout shift of 0.08–0.17 at 412 px). The columns have fixed widths: with automatic ones, each chunk of rows the
-parser adds can widen a column and re-wrap the rows already on screen (a shift of 0.036 at 1350 px). -->
 <style>
 .glossary-scroll { max-width: 100%; overflow-x: auto; }
 #observablehq-main .glossary { max-width: none; table-layout: fixed; width: max(100%, 40rem); }
