@@ -3,7 +3,8 @@
 //   node scripts/check-build.mjs [dir] [--base=/llm-course/]      (default dist)
 // - every page: <html lang="en">, zoom allowed, no <label> inside the sidebar
 //   list, a meta description, the favicon link, Inputs' stylesheet, the
-//   accessibility script (components/a11y.js), a .br and a .gz copy;
+//   accessibility script (components/a11y.js), a .br and a .gz copy, its cells
+//   paced (scripts/pace.mjs);
 // - /favicon.ico is an ICO file;
 // - the home page's chapter list is in the HTML (drawn at build time);
 // - the notes page's errata table and the chapter pages' correction boxes
@@ -69,6 +70,7 @@ export function checkBuild(dir = "dist", { base } = {}) {
     const viewport = /<meta name="viewport" content="([^"]*)"/.exec(html)?.[1];
     if (viewport === undefined || /maximum-scale|user-scalable/.test(viewport)) p(`the viewport blocks zoom or is missing (${viewport})`);
     if (/<ol>\s*<label/.test(html)) p("a <label> inside the sidebar's <ol>");
+    if (/import \{define\} from/.test(html)) p("its cells are not paced (scripts/pace.mjs): the post-build step did not run, or Framework's import of define changed");
     if (name === "404.html") continue;
     const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1];
     if (!description || description.length < 20) p(`no meta description (${description ?? "none"})`);

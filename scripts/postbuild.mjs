@@ -7,6 +7,8 @@
 // - the viewport without maximum-scale=1 (it blocks pinch-zoom);
 // - the sidebar's close <label> moved out of its <ol> (a list holds only <li>);
 // - the search box named (aria-label);
+// - the page's cells paced: each yields to the browser once the task has run 4 ms
+//   (scripts/pace.mjs: the cells of a page open in short tasks, not one long one);
 // - /favicon.ico written (the pages link favicon.svg; anything asking for
 //   /favicon.ico gets the same mark, drawn here);
 // - sitemap.xml: the canonical URL of every page (observablehq.config.ts writes
@@ -19,6 +21,7 @@ import { readdirSync, readFileSync, writeFileSync, existsSync, rmSync } from "no
 import { join, extname, relative } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { pathToFileURL } from "node:url";
+import { paceCells } from "./pace.mjs";
 
 const COMPRESSIBLE = new Set([".html", ".js", ".css", ".json", ".svg", ".txt", ".csv", ".ico", ".map", ".xml"]);
 
@@ -28,7 +31,7 @@ function files(dir) {
 
 /** The page template's fixes, on one HTML document. */
 export function fixHtml(html) {
-  return html
+  return paceCells(html)
     .replace(/<html(?![^>]*\blang=)([^>]*)>/, '<html lang="en"$1>')
     .replace(/(<meta name="viewport" content=")([^"]*)(")/, (_, a, content, b) => a + content.split(/\s*,\s*/).filter((p) => !/^(maximum-scale|user-scalable)=/.test(p)).join(", ") + b)
     .replace(/(<ol>\s*)(<label id="observablehq-sidebar-close"[^>]*><\/label>\s*)/, "$2$1")

@@ -40,6 +40,8 @@ describe("post-build step (scripts/postbuild.mjs) on Framework's page template",
     expect(render).toContain('<meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1">');
     expect(render).toMatch(/<ol>\n {4}<label id="observablehq-sidebar-close" for="observablehq-sidebar-toggle"><\/label>/);
     expect(render).toContain('<div id="observablehq-search"><input type="search" placeholder="Search"></div>');
+    // What scripts/pace.mjs replaces: `import {define} from "…/_observablehq/client.<hash>.js";`
+    expect(render).toMatch(/import \$\{preview \|\| page\.code\.length \? `\{\$\{preview \? "open, " : ""\}define\} from `/);
   });
 
   const page = `<!DOCTYPE html>
