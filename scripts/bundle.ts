@@ -8,7 +8,8 @@
 //   src/bundles/<name>.js   generated here with esbuild (git-ignored), from lib/
 //                           as it is now; the page imports it:
 //                           import {…} from "./bundles/<page>.js";
-//                           import * as Plot from "./bundles/plot.js";
+//                           import {Plot} from "./components/plot.js";
+//                           (which loads ./bundles/plot.js when the first figure is drawn)
 //
 // observablehq.config.ts calls bundleAll() whenever Framework's CLI builds or
 // previews, so `npm run build`, every buildSite() and `npm run dev` use bundles
@@ -22,7 +23,7 @@
 //   npx tsx scripts/bundle.ts --convert src/<page>.md
 //       moves a page's static `./lib/…` imports into src/bundles/<page>.ts and
 //       replaces them with one import of ./bundles/<page>.js; Plot's import
-//       becomes ./bundles/plot.js. On a page converted before (new ./lib/
+//       becomes ./components/plot.js. On a page converted before (new ./lib/
 //       imports came back with a merge) it adds them to the same two places. (How the pages were converted; test/bundles.test.ts
 //       keeps the rule.)
 import * as esbuild from "esbuild";
@@ -170,7 +171,8 @@ function wrap(names: string[], indent: string, width: number): string {
  * Converts a page to the one-bundle rule: its static `./lib/…` imports move to
  * src/bundles/<page>.ts (as re-exports, aliases kept, the comment lines just
  * above each kept with it) and are replaced by one import of ./bundles/<page>.js;
- * `import * as Plot from "@observablehq/plot"` becomes ./bundles/plot.js.
+ * `import * as Plot from "@observablehq/plot"` becomes `import {Plot} from "./components/plot.js"`
+ * (Plot's bundle, loaded with the page's first figure).
  * A page converted before (it has the bundle import, and `entry` is its entry
  * file's text) keeps them: the new names join its bundle import and the new
  * re-exports are appended to the entry (after a merge that brought ./lib/ imports back).
@@ -210,7 +212,7 @@ export function convertPage(md: string, slug: string, entry?: string): { page: s
   } else {
     page = page.replace(`{${MARK}}`, format(localNames));
   }
-  page = page.replace(/^import \* as Plot from "@observablehq\/plot";/m, 'import * as Plot from "./bundles/plot.js";');
+  page = page.replace(/^import \* as Plot from "(?:@observablehq\/plot|\.\/bundles\/plot\.js)";/m, 'import {Plot} from "./components/plot.js";');
   return { page, entry: entryLines.join("\n") + "\n" };
 }
 

@@ -176,7 +176,7 @@ draft: true
 # ${c.title}
 
 \`\`\`js
-import * as Plot from "@observablehq/plot";
+import {Plot} from "./components/plot.js";
 import {meanSquare} from "./lib/${c.slug}/index.js";
 import {exerciseBox} from "./components/exercise.js";
 const exercises = FileAttachment("data/exercises.json").json();

@@ -1,6 +1,7 @@
 // The one-bundle rule for pages (issue 9: a page opens with a few modules, not
 // one per lib/ and d3 file). A page imports its lib code in ONE static import,
-// from ./bundles/<page>.js, and Plot from ./bundles/plot.js; scripts/bundle.ts
+// from ./bundles/<page>.js, and Plot from ./components/plot.js (which loads
+// ./bundles/plot.js when the page draws its first figure); scripts/bundle.ts
 // makes those modules from lib/ at build and preview time, from the committed
 // entries src/bundles/<page>.ts, which only re-export lib/ (never a copy of
 // code). Dynamic `await import("./lib/…")` stays allowed: it loads when a
@@ -22,14 +23,15 @@ describe("pages load lib through one bundle (src/bundles)", () => {
 
   for (const page of pages) {
     const slug = page.replace(/\.md$/, "");
-    it(`src/${page}: no static ./lib/ import, at most one import of ./bundles/${slug}.js, Plot from ./bundles/plot.js`, () => {
+    it(`src/${page}: no static ./lib/ import, at most one import of ./bundles/${slug}.js, Plot from ./components/plot.js`, () => {
       const imports = staticImports(readFileSync(join(ROOT, "src", page), "utf8"));
       const md = readFileSync(join(ROOT, "src", page), "utf8");
       const code = [...md.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).join("\n");
       const fromLib = [...code.matchAll(/^\s*import\b[^;(]*?from\s*"(\.\/lib\/[^"]+)"/gm)].map((m) => m[1]);
       expect(fromLib, `${page} imports lib/ statically: move these into src/bundles/${slug}.ts (npx tsx scripts/bundle.ts --convert src/${page})`).toEqual([]);
-      expect(code, `${page} imports @observablehq/plot: import * as Plot from "./bundles/plot.js"`).not.toMatch(/from\s*"@observablehq\/plot"/);
-      const bundleImports = imports.filter((i) => i.spec.startsWith("./bundles/") && i.spec !== "./bundles/plot.js");
+      expect(code, `${page} imports @observablehq/plot: import {Plot} from "./components/plot.js"`).not.toMatch(/from\s*"@observablehq\/plot"/);
+      expect(code, `${page} imports Plot's bundle on open: import {Plot} from "./components/plot.js" (it loads with the first figure)`).not.toMatch(/^\s*import\b[^;(]*?from\s*"\.\/bundles\/plot\.js"/m);
+      const bundleImports = imports.filter((i) => i.spec.startsWith("./bundles/"));
       expect(bundleImports.length, `${page}: one import from its bundle`).toBeLessThanOrEqual(1);
       for (const i of bundleImports) expect(i.spec, `${page} imports another page's bundle`).toBe(`./bundles/${slug}.js`);
     });
@@ -90,7 +92,7 @@ const {k} = await import("./lib/x/kernel.js");
   it("replaces the static lib imports with one import of the page's bundle, aliases kept, Plot from its bundle", () => {
     expect(out).toContain('import {a, c, d, e} from "./bundles/zero.js";');
     expect(out).not.toMatch(/from "\.\/lib\//);
-    expect(out).toContain('import * as Plot from "./bundles/plot.js";');
+    expect(out).toContain('import {Plot} from "./components/plot.js";');
     expect(out).toContain('await import("./lib/x/kernel.js")'); // dynamic imports stay
     expect(out).toContain('import {exerciseBox} from "./components/exercise.js";');
     expect(out).not.toContain("why one line per module");
@@ -133,5 +135,16 @@ describe("pages draw figures as the reader nears them (lazyFigure)", () => {
     expect(count("```js\nPlot.plot({width})\n```")).toBe(1);
     expect(count("display(lazyFigure(() => Plot.plot({width}), {height: 300}));")).toBe(0);
     expect(count("function f() {\n  return Plot.plot({width});\n}")).toBe(0);
+  });
+  it("components/plot.js: before Plot has loaded, a member throws and says what to do; the runtime can hold it", async () => {
+    // @ts-expect-error: a plain ES module of the site, without types
+    const { Plot, plotLoaded } = (await import("../src/components/plot.js")) as { Plot: Record<string | symbol, unknown> & { plot: (o: object) => unknown }; plotLoaded: () => boolean };
+    expect(plotLoaded()).toBe(false);
+    expect(() => Plot.plot({})).toThrow(/Plot\.plot used before Plot has loaded: draw figures with lazyFigure/);
+    expect(() => (Plot.line as () => unknown)()).toThrow(/await loadPlot\(\) first/);
+    // The Observable runtime reads `then` (a promise?) and `next`, `return` (a generator?) of a cell's value.
+    for (const probe of ["then", "next", "return", "throw"]) expect(Plot[probe], probe).toBeUndefined();
+    expect(Plot[Symbol.iterator]).toBeUndefined();
+    expect("plot" in Plot).toBe(false);
   });
 });
