@@ -233,6 +233,14 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
       const boxes = [...document.querySelectorAll('#observablehq-main input[type="radio"], #observablehq-main input[type="checkbox"]')].map((e) => e.getBoundingClientRect()).filter((b) => b.width > 0);
       const close = boxes.filter((a, i) => boxes.some((b, j) => j !== i && Math.hypot(a.x + a.width / 2 - b.x - b.width / 2, a.y + a.height / 2 - b.y - b.height / 2) < 24 && (a.width < 24 || a.height < 24))).length;
       if (close) out.push(`${close} radio buttons or checkboxes sit closer than 24 px to another (touch targets)`);
+      // A block that keeps room for its cells (.keeps-room, src/style.css) must not keep more than it
+      // holds once they are in: a stale --room is a blank gap. Its room is the height at 1350 px.
+      if (window.innerWidth >= 1000) for (const box of document.querySelectorAll("#observablehq-main .keeps-room")) {
+        const room = parseFloat(getComputedStyle(box).minHeight);
+        const top = box.getBoundingClientRect().top;
+        const held = Math.max(0, ...[...box.children].map((k) => k.getBoundingClientRect().bottom + parseFloat(getComputedStyle(k).marginBottom) - top));
+        if (room > held + 24) out.push(`a block keeps ${Math.round(room)} px of room (--room) for ${Math.round(held)} px of content: a blank gap of ${Math.round(room - held)} px; set --room to ${Math.round(held)}px${where(box)}`);
+      }
       const undrawn = document.querySelectorAll(".lazy-figure:empty").length;
       if (undrawn) out.push(`${undrawn} figure${undrawn > 1 ? "s were" : " was"} never drawn after scrolling through the page (src/components/lazy.js)`);
       const g = document.querySelectorAll("svg g[aria-label]:not([role])").length;
