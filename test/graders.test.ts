@@ -11,12 +11,18 @@ import { findGraderFiles, loadGrader, loadMutants, mutantsFileOf, ROOT } from ".
 import { gradeExercise, mutantParts, totalPoints } from "../exercises/harness/index.js";
 import { CHAPTERS } from "../lib/chapters.js";
 import { pageSections } from "../exercises/harness/explain.js";
-import { refusalMessage, solutionImports } from "../exercises/harness/policy.js";
+import { refusalMessage, runtimeImports, solutionImports, solutionPaths } from "../exercises/harness/policy.js";
 
 const files = findGraderFiles();
 
 /** A "build it" exercise has at least this many mutants, each naming its check. */
 const BUILD_MIN_MUTANTS = 3;
+
+/**
+ * lib code that graders use to set up a run (a model and its data, a seeded generator, a model's
+ * config) and that holds none of the importing graders' references.
+ */
+const SUPPORT = ["lib/nn/", "lib/random.ts", "lib/amp/charLmSetup.ts", "lib/memory/index.ts", "lib/memory/loadPresetText.ts"];
 
 describe("graders", () => {
   it("findGraderFiles() finds the course's graders", () => {
@@ -68,6 +74,17 @@ describe("graders", () => {
         const stubFile = resolve(ROOT, exercise.file);
         const cheats = await solutionImports(exercise, stubFile, readFileSync(stubFile, "utf8"), ROOT);
         expect(cheats, cheats.length ? refusalMessage(exercise.file, cheats, exercise) : "").toEqual([]);
+      });
+
+      it("every lib module it imports is its solution, a building block it names (`uses`), its chapter's or support code", async () => {
+        // The load guard (harness/load-guard.ts) refuses what a student's code loads from `solution`:
+        // a reference kept in another chapter's folder (lib/collectives) must be named there.
+        const { exercise } = await loadGrader(file);
+        const covered = [...solutionPaths(exercise), ...(exercise.uses ?? []), `lib/${exercise.chapter}/`, ...SUPPORT];
+        const imports = (await runtimeImports(readFileSync(file, "utf8"))).filter((s) => s.startsWith("../../lib/"))
+          .map((s) => s.slice("../../".length).replace(/\.js$/, ".ts"));
+        const loose = imports.filter((p) => !covered.some((c) => (c.endsWith("/") ? p.startsWith(c) : p === c.split("#")[0])));
+        expect(loose, `${exercise.id} imports lib code that is neither its solution nor a building block it names: add each to \`solution\` (it holds the reference) or \`uses\``).toEqual([]);
       });
 
       it("the stub exports the function; untouched, it is not attempted", async () => {

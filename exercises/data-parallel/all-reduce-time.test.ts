@@ -21,6 +21,7 @@ export default defineExercise<F>({
   id: "5.1",
   title: "all-reduce time under the α-β model",
   chapter: "data-parallel",
+  solution: ["lib/collectives/collectiveCost.ts", "lib/data-parallel/"],
   file: "exercises/data-parallel/all-reduce-time.ts",
   exportName: "allReduceTimeS",
   signature: 'allReduceTimeS(algorithm: "ring" | "parameter-server", numElements: number, numRanks: number, cost: {alphaS, bandwidthBytesPerS, serverBandwidthBytesPerS?}): number',

@@ -75,6 +75,7 @@ export default defineExercise<F>({
   id: "5.6",
   title: "build it: DDP's reducer from a ring and buckets",
   chapter: "data-parallel",
+  uses: ["lib/collectives/costModel.ts"],
   file: "exercises/data-parallel/ddp-reducer.ts",
   exportName: "createDdpReducer",
   build: true,

@@ -19,6 +19,7 @@ export default defineExercise<F>({
   id: "5.3",
   title: "reduce-scatter",
   chapter: "data-parallel",
+  solution: ["lib/collectives/reduceScatter.ts", "lib/collectives/ringPhases.ts", "lib/collectives/chunkBounds.ts", "lib/data-parallel/"],
   file: "exercises/data-parallel/reduce-scatter.ts",
   exportName: "reduceScatter",
   signature: "reduceScatter(buffers: number[][]): number[][]",

@@ -115,6 +115,7 @@ export default defineExercise<F>({
   id: "5.2",
   title: "ring all-reduce",
   chapter: "data-parallel",
+  solution: ["lib/collectives/ringAllReduce.ts", "lib/collectives/ringPhases.ts", "lib/collectives/chunkBounds.ts", "lib/collectives/collectiveCost.ts", "lib/data-parallel/"],
   file: "exercises/data-parallel/ring-all-reduce.ts",
   exportName: "ringAllReduce",
   signature: "ringAllReduce(buffers: number[][]): { result: number[][]; messages: {step, from, to, chunk, length}[] }",

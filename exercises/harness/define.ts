@@ -57,6 +57,13 @@ export interface Exercise<F extends AnyFunction> {
    * from them. Default: the chapter's reference folder, `lib/<chapter>/`.
    */
   solution?: string[];
+  /**
+   * Building blocks the stub names: repository paths of lib files or folders (e.g. "lib/nn/")
+   * that the student's code may import although they load part of the solution (the grader
+   * does not follow their own imports). Everything else a student's module loads is checked
+   * against `solution` (harness/load-guard.ts).
+   */
+  uses?: string[];
 }
 
 /**

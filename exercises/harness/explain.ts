@@ -134,7 +134,8 @@ export async function explainExercise(exercise: Exercise<AnyFunction>, root: str
   out.push(`Exercise ${exercise.id} — ${exercise.title}${exercise.build ? " (build it)" : ""} · ${totalPoints(exercise)} points`);
   out.push(`  write ${exercise.file}: ${exercise.signature}`);
   out.push(`  page section: ${sectionPath(exercise)}  (npm run dev, then open it on http://127.0.0.1:3000)`);
-  out.push(`  do not read before solving: ${solutionNames(exercise).join(", ")} (the reference; a stub that imports it gets 0)`);
+  out.push(`  do not read before solving: ${solutionNames(exercise).join(", ")} (the reference; code of yours that loads it, by any path, gets 0)`);
+  if (exercise.uses?.length) out.push(`  building blocks you may import: ${exercise.uses.join(", ")}`);
   const page = resolve(root, "src", `${exercise.chapter}.md`);
   out.push("", rule(`the page: src/${exercise.chapter}.md${exercise.section ? `#${exercise.section}` : ""}`));
   if (!existsSync(page)) out.push(`(no page src/${exercise.chapter}.md)`);

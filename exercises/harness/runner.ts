@@ -26,7 +26,9 @@ export interface RunOptions {
 export function runInWorker(g: LoadedGrader, target: Target = { kind: "stub" }, timeoutMs = 10_000): Promise<ExerciseResult> {
   const base = { ...resultBase(g.exercise), earned: 0, checks: [] };
   return new Promise((resolve) => {
-    const worker = new Worker(WORKER, { workerData: { graderFile: g.graderFile, target }, stdout: true, stderr: true });
+    const { id, chapter, file, exportName, solution, uses } = g.exercise;
+    const guarded = { id, chapter, file, exportName, solution, uses };
+    const worker = new Worker(WORKER, { workerData: { graderFile: g.graderFile, target, guarded }, stdout: true, stderr: true });
     let done = false;
     let printed = "";
     const keep = (chunk: Buffer) => { if (printed.length < 2000) printed += chunk.toString(); };

@@ -21,7 +21,7 @@ export function exerciseBox(exercises, id) {
     ${e.section ? html`<p>What it needs is derived in <a href="#${e.section}">${e.sectionTitle ?? "this section"}</a>.</p>` : ""}
     <details><summary>${e.build ? "Parts" : "Checks"}</summary><ul>${e.checks.map((c) => listItem(`${c.name} (${c.points} ${c.points === 1 ? "point" : "points"})`))}</ul></details>
     <p>Check it: <code>npm test exercises ${e.chapter}</code> · the page section and the contract: <code>npm test exercises -- --explain ${e.id}</code></p>
-    <p><small>Solutions policy: the reference is ${solution.map((s, i) => html`${i ? ", " : ""}<code>${s}</code>`)}. Do not read it before you have solved the exercise; a stub that imports it gets 0.</small></p>
+    <p><small>Solutions policy: the reference is ${solution.map((s, i) => html`${i ? ", " : ""}<code>${s}</code>`)}. Do not read it before you have solved the exercise; code of yours that loads it, by any path, gets 0.${e.uses?.length ? html` You may import ${e.uses.map((s, i) => html`${i ? ", " : ""}<code>${s}</code>`)}.` : ""}</small></p>
     ${yourResult(e.id)}
   </div>`;
 }

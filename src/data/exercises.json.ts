@@ -32,5 +32,7 @@ const out = await Promise.all(graders.map(async ({ exercise: e }) => ({
   sectionTitle: await sectionTitle(e.chapter, e.section),
   /** What a student must not read before solving (the reference in lib/). */
   solution: solutionNames(e),
+  /** Building blocks the stub names, which the student's code may import. */
+  uses: e.uses ?? [],
 })));
 process.stdout.write(JSON.stringify(out, null, 2));
