@@ -4,7 +4,9 @@
  * Numbers are equal when both are NaN, when they are ===, or (with a
  * tolerance) when |received − expected| ≤ abs + rel·|expected|; infinities
  * must match exactly. Arrays and typed arrays compare length then items;
- * plain objects compare their keys then values.
+ * Maps their keys then values, Sets their size and items; plain objects
+ * compare their keys then values (with `exactKeys`, a key the received value
+ * has and the expected one has not is a difference too).
  */
 import { formatValue, typeName } from "./format.js";
 
@@ -19,6 +21,12 @@ export interface CompareOptions {
   tol?: Tolerance;
   /** Treat +0 and −0 as different (for rounding exercises). */
   signedZero?: boolean;
+  /**
+   * A key of the received object (or an own property of an array) that the expected one lacks
+   * is a difference ("added key"): the mutation check compares an argument after the call with
+   * its copy from before, both ways.
+   */
+  exactKeys?: boolean;
 }
 
 /** A difference found at `path` (e.g. `.perGpu.total` or `[17]`). */
@@ -64,6 +72,30 @@ export function firstDifference(received: unknown, expected: unknown, o: Compare
       const d = firstDifference(r[i], e[i], o, `${path}[${i}]`);
       if (d) return d;
     }
+    if (o.exactKeys && Array.isArray(expected)) {
+      const extra = Object.keys(r).find((k) => !/^\d+$/.test(k) && !(k in expected));
+      if (extra !== undefined) return { path: `${path}.${extra}`, expected: undefined, received: (r as unknown as Record<string, unknown>)[extra], reason: `added key "${extra}"` };
+    }
+    return null;
+  }
+  if (expected instanceof Map) {
+    if (!(received instanceof Map)) return diff(`returned ${typeName(received)}, expected a Map`);
+    if (received.size !== expected.size) return diff(`a Map of ${received.size} entries, expected ${expected.size}`);
+    for (const [k, v] of expected) {
+      if (!received.has(k)) return { path: `${path}.get(${formatValue(k)})`, expected: v, received: undefined, reason: `missing key ${formatValue(k)}` };
+      const d = firstDifference(received.get(k), v, o, `${path}.get(${formatValue(k)})`);
+      if (d) return d;
+    }
+    return null;
+  }
+  if (expected instanceof Set) {
+    if (!(received instanceof Set)) return diff(`returned ${typeName(received)}, expected a Set`);
+    if (received.size !== expected.size) return diff(`a Set of ${received.size} items, expected ${expected.size}`);
+    const e = [...expected], r = [...received];
+    for (let i = 0; i < e.length; i++) {
+      const d = typeof e[i] === "object" && e[i] !== null ? firstDifference(r[i], e[i], o, `${path} (item ${i} of the set)`) : received.has(e[i]) ? null : { path, expected: e[i], received: undefined, reason: `missing item ${formatValue(e[i])}` };
+      if (d) return d;
+    }
     return null;
   }
   if (typeof expected === "object") {
@@ -74,6 +106,10 @@ export function firstDifference(received: unknown, expected: unknown, o: Compare
       if (!(key in (received as object))) return { path: `${path}.${key}`, expected: (expected as Record<string, unknown>)[key], received: undefined, reason: `missing key "${key}"` };
       const d = firstDifference((received as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], o, `${path}.${key}`);
       if (d) return d;
+    }
+    if (o.exactKeys) {
+      const extra = Object.keys(received as object).find((k) => !(k in (expected as object)));
+      if (extra !== undefined) return { path: `${path}.${extra}`, expected: undefined, received: (received as Record<string, unknown>)[extra], reason: `added key "${extra}"` };
     }
     return null;
   }

@@ -10,6 +10,7 @@ import { CheckFailure, isNotImplemented } from "./errors.js";
 import { firstDifference, formatTolerance, type CompareOptions } from "./compare.js";
 import { formatCall, formatValue, typeName } from "./format.js";
 import type { AnyFunction } from "./define.js";
+import { mulberry32 } from "../../lib/random.js";
 
 /** Options of {@link expectCall} and {@link expectSame}. */
 export interface ExpectOptions extends CompareOptions {
@@ -163,6 +164,31 @@ function aliasMessage(a: NonNullable<ReturnType<typeof aliasOf>>): string {
 }
 
 /**
+ * What a stack overflow most likely is, for a large input: a recursion as deep as the input,
+ * or an array spread into a call's arguments (`Math.max(...xs)`, `push(...xs)`).
+ */
+function stackNote(e: Error | undefined): string {
+  return e instanceof RangeError || e?.name === "RangeError"
+    ? /call stack|too many arguments|Invalid array length/i.test(e.message)
+      ? " (with a large input: a recursion as deep as the input, or an array spread into a call's arguments such as Math.max(...xs) or push(...xs), which fail above about 10⁵ items: use a loop)"
+      : ""
+    : "";
+}
+
+/**
+ * A deterministic array of `n` numbers for a large-input check (10⁶ items catch recursion
+ * and argument-spread limits): `value(i, rand)` with `rand()` uniform in [0, 1) from a
+ * seeded generator (default: uniform in [−1, 1)).
+ * @example largeArray(3, 1) // three numbers in [−1, 1), the same on every run
+ */
+export function largeArray(n: number, seed = 1, value: (i: number, rand: () => number) => number = (_i, r) => 2 * r() - 1): number[] {
+  const rand = mulberry32(seed);
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = value(i, rand);
+  return out;
+}
+
+/**
  * Calls `impl(...args)` on a copy of `args`; fails if it throws (other than NotImplemented),
  * mutates its input, or returns its input (or an array or object inside it) instead of
  * new ones (unless `o.allowAliasing`).
@@ -176,11 +202,13 @@ export async function callSafely<F extends AnyFunction>(impl: F, args: Parameter
   } catch (err) {
     if (isNotImplemented(err)) throw err;
     const e = err as Error;
-    throw new CheckFailure({ call, detail: `threw ${e?.name ?? "an error"}: ${e?.message ?? String(err)}`, hint: o.hint });
+    throw new CheckFailure({ call, detail: `threw ${e?.name ?? "an error"}: ${e?.message ?? String(err)}${stackNote(e)}`, hint: o.hint });
   }
   for (let i = 0; i < args.length; i++) {
-    if (mine[i] !== args[i] && firstDifference(mine[i], args[i], { signedZero: true })) {
-      throw new CheckFailure({ call, detail: `mutated its argument #${i + 1}; leave inputs unchanged and return a new value`, hint: o.hint });
+    const d = mine[i] !== args[i] ? firstDifference(mine[i], args[i], { signedZero: true, exactKeys: true }) : null;
+    if (d) {
+      const what = d.reason.startsWith("added key") ? `${d.reason} at ${d.path || "its top level"}` : `changed it${d.path ? ` at ${d.path}` : ""}`;
+      throw new CheckFailure({ call, detail: `mutated its argument #${i + 1} (${what}); leave inputs unchanged and return a new value`, hint: o.hint });
     }
   }
   if (!o.allowAliasing) {

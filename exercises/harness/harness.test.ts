@@ -9,7 +9,7 @@ import { runtimeImports, solutionImports, solutionNames, solutionPaths } from ".
 import { contractOf, explainExercise, pageSections, sectionText } from "./explain.js";
 import type { ExerciseResult } from "./grade.js";
 import { formatScorecard, toGradescope, toJUnit } from "./scorecard.js";
-import { mutantParts, aliasOf, CheckFailure, copyArgs, expectCall, expectSame, expectThrows, firstDifference, formatReceived, formatValue, gradeExercise, defineExercise } from "./index.js";
+import { mutantParts, aliasOf, CheckFailure, copyArgs, expectCall, expectSame, expectThrows, firstDifference, formatReceived, formatValue, gradeExercise, defineExercise, largeArray } from "./index.js";
 
 /** The report of the CheckFailure that `p` rejects with. */
 async function failure(p: Promise<unknown>) {
@@ -310,5 +310,31 @@ describe("findGraderFiles", () => {
     writeFileSync(resolve(dir, "b.test.ts"), "");
     expect(findGraderFiles(dir).map((f) => f.slice(dir.length + 1))).toEqual(["b.test.ts", "precision/a.test.ts"]);
     expect(() => findGraderFiles(resolve(dir, "nope"))).toThrow(/no folder of graders at/);
+  });
+});
+
+describe("mutation and large inputs", () => {
+  it("the mutation check sees a key added to the caller's object or array, and a changed Map or Set", async () => {
+    const addsKey = (o: { a: number }) => { (o as Record<string, unknown>).cache = 1; return o.a; };
+    expect((await failure(expectCall(addsKey, [{ a: 1 }], 1)))?.detail).toMatch(/^mutated its argument #1 \(added key "cache" at \.cache\)/);
+    const tagsArray = (xs: number[]) => { (xs as unknown as Record<string, unknown>).seen = true; return xs.length; };
+    expect((await failure(expectCall(tagsArray, [[1, 2]], 2)))?.detail).toMatch(/added key "seen"/);
+    const nested = (o: { inner: { x: number } }) => { (o.inner as Record<string, unknown>).y = 2; return 0; };
+    expect((await failure(expectCall(nested, [{ inner: { x: 1 } }], 0)))?.detail).toMatch(/added key "y" at \.inner\.y/);
+    const mapped = (m: Map<string, number>) => { m.set("b", 2); return 0; };
+    expect((await failure(expectCall(mapped, [new Map([["a", 1]])], 0)))?.detail).toMatch(/mutated its argument #1 \(changed it\)/);
+    expect(firstDifference(new Set([1, 2]), new Set([1, 3]))?.reason).toBe("missing item 3");
+    expect(firstDifference({ a: 1, b: 2 }, { a: 1 })).toBeNull(); // a result may carry more keys
+    expect(firstDifference({ a: 1, b: 2 }, { a: 1 }, { exactKeys: true })?.reason).toBe('added key "b"');
+  });
+  it("largeArray is deterministic, and a stack overflow on a large input says what usually causes it", async () => {
+    const xs = largeArray(1_000_000, 7);
+    expect(xs).toHaveLength(1_000_000);
+    expect(largeArray(5, 7)).toEqual(xs.slice(0, 5));
+    expect(xs.every((x) => x >= -1 && x < 1)).toBe(true);
+    const spread = (v: number[]) => Math.max(...v);
+    const report = await failure(expectCall(spread, [xs], 1));
+    expect(report?.detail).toMatch(/^threw RangeError: .*an array spread into a call's arguments such as Math\.max\(\.\.\.xs\)/);
+    expect(report?.call).toMatch(/… \(1000000 items\)\]\)$/);
   });
 });

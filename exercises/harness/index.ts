@@ -5,7 +5,7 @@
 export { NotImplementedError, notImplemented, CheckFailure, isNotImplemented, type FailureReport } from "./errors.js";
 export { defineExercise, totalPoints, mutantParts, type Exercise, type Check, type AnyFunction, type Mutant } from "./define.js";
 export {
-  expectCall, expectSame, expectThrows, callSafely, fail, property, aliasOf, copyArgs, formatReceived,
+  expectCall, expectSame, expectThrows, callSafely, fail, property, aliasOf, copyArgs, formatReceived, largeArray,
   type ExpectOptions, type ThrowsOptions, type ThrowsPattern, type ErrorClass, type PropertyOptions,
 } from "./expect.js";
 export { firstDifference, formatTolerance, type Tolerance, type CompareOptions } from "./compare.js";
