@@ -115,7 +115,7 @@ describe("--explain", () => {
 describe("--watch grades again only what changed", () => {
   it("affectedBy maps a stub, a grader or a mutants file to its exercise; a helper file to its chapter", async () => {
     const gs: LoadedGrader[] = await Promise.all(
-      ["precision/round-bf16", "precision/decode-fp16", "memory/count-parameters"].map((n) => loadGrader(resolve(ROOT, `exercises/${n}.test.ts`))),
+      ["precision/round-bf16", "precision/formats-that-hold", "memory/count-parameters"].map((n) => loadGrader(resolve(ROOT, `exercises/${n}.test.ts`))),
     );
     const ids = (file: string) => affectedBy(gs, resolve(ROOT, file)).map((g) => g.exercise.id).sort();
     const [bf16, decode, count] = gs.map((g) => g.exercise.id);

@@ -53,7 +53,7 @@
  * - **Plugging in a rounding**: `{ ...cpuOps(precision), quantize }` replaces the rounding of every op output
  *   to a 16-bit compute format by `quantize(values, format)` (a new or the same Float32Array);
  *   `copyParams(src, dst, format, quantize)` and `crossEntropyBackward(…, quantize)` take it too. Without it
- *   nothing changes. Exercise 1.5 trains with a student's rounding this way.
+ *   nothing changes. lib/precision's trainQuantized trains with a pluggable rounding this way.
  * - **Rounding**: `roundTo(format, x)` equals `lib/precision`'s `round(format, x)` (fast equivalents,
  *   tested equal to `round` on float32, float64 and near-tie inputs).
  *

@@ -10,6 +10,8 @@
  */
 export { FORMATS, FORMAT_NAMES, getFormat, makeFormat, type FormatName, type FloatFormat } from "./formats.js";
 export { round, isRepresentable, roundMagnitude, type RoundOptions } from "./round.js";
+export { formatsThatHold } from "./formatsThatHold.js";
+export { stallPoint, STALL_FORMATS, type Stall, type StallFormat } from "./stallPoint.js";
 export { encode, toHex, formatWithBits } from "./encode.js";
 export { decode } from "./decode.js";
 export { ulp, nextUp, nextDown } from "./ulp.js";
@@ -22,4 +24,5 @@ export type { AccumulateOptions } from "./accumulate.js";
 export { uniformValues, logUniformValues } from "./seededValues.js";
 export { mulberry32 } from "../random.js";
 export { fastRound, fastRounder, bf16round, castArray, roundArrayInPlace, TRAIN_FORMATS, type TrainFormat } from "./fastRound.js";
-export type { TrainQuantizedOptions, TrainQuantizedResult } from "./trainQuantized.js";
+export type { TrainQuantizedOptions, TrainQuantizedResult, WeightUpdate } from "./trainQuantized.js";
+export { compensatedUpdate, type CompensatedUpdate } from "./compensatedUpdate.js";
