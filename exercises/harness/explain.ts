@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { totalPoints, type AnyFunction, type Exercise } from "./define.js";
 import { solutionNames } from "./policy.js";
 
@@ -71,9 +72,10 @@ export async function pageSections(markdown: string): Promise<PageSection[]> {
 
 /**
  * A section's text for a terminal: fenced code and HTML dropped, computed
- * values (`${…}`) shown as "…", blank lines collapsed.
+ * values (`${…}`) shown as "…" unless `values` names them (a plain `${NAME}`
+ * whose value is a string, such as a chapter's CONVENTION), blank lines collapsed.
  */
-export function sectionText(markdown: string, s: PageSection): string {
+export function sectionText(markdown: string, s: PageSection, values: Record<string, unknown> = {}): string {
   const lines = markdown.split("\n").slice(s.start, s.end);
   const out: string[] = [];
   let fence: string | null = null;
@@ -91,7 +93,8 @@ export function sectionText(markdown: string, s: PageSection): string {
       if (t[i] === "$" && t[i + 1] === "{") {
         let depth = 0, j = i + 1;
         for (; j < t.length; j++) { if (t[j] === "{") depth++; else if (t[j] === "}" && --depth === 0) break; }
-        res += "…";
+        const name = t.slice(i + 2, j).trim();
+        res += /^[A-Za-z_$][\w$]*$/.test(name) && typeof values[name] === "string" ? (values[name] as string) : "…";
         i = j;
       } else res += t[i];
     }
@@ -102,6 +105,21 @@ export function sectionText(markdown: string, s: PageSection): string {
   }
   while (out.length && out[out.length - 1].trim() === "") out.pop();
   return out.join("\n");
+}
+
+/**
+ * The string exports of a chapter page's bundle (src/bundles/<chapter>.ts), which its prose may
+ * print as `${NAME}` (memory's CONVENTION); {} when there is no bundle or it does not load.
+ */
+async function pageStrings(root: string, chapter: string): Promise<Record<string, unknown>> {
+  const bundle = resolve(root, "src", "bundles", `${chapter}.ts`);
+  if (!existsSync(bundle)) return {};
+  try {
+    const mod = (await import(pathToFileURL(bundle).href)) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(mod).filter(([, v]) => typeof v === "string"));
+  } catch {
+    return {};
+  }
 }
 
 /** The TSDoc block right above `export … <name>` in a module's source, without its comment markers; "" if none. */
@@ -143,7 +161,7 @@ export async function explainExercise(exercise: Exercise<AnyFunction>, root: str
   else {
     const md = readFileSync(page, "utf8");
     const s = (await pageSections(md)).find((x) => x.id === exercise.section);
-    out.push(s ? sectionText(md, s) : `(no heading with id "${exercise.section}" in src/${exercise.chapter}.md: read ${sectionPath(exercise)})`);
+    out.push(s ? sectionText(md, s, await pageStrings(root, exercise.chapter)) : `(no heading with id "${exercise.section}" in src/${exercise.chapter}.md: read ${sectionPath(exercise)})`);
   }
   const stub = resolve(root, exercise.file);
   out.push("", rule(`the contract: ${exercise.file}`));

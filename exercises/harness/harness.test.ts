@@ -274,6 +274,11 @@ describe("--explain", () => {
     expect(s.map((x) => x.id)).toEqual(["title", "rounding-to-nearest-even", "a-detail", "rounding-to-nearest-even-1", "fp16-bits"]);
     expect(sectionText(md, s[1])).toBe(["## Rounding to nearest even", "", "Prose with … and … and 2^10.", "", "  [code or a figure: see the page]", "", "### A detail", "more"].join("\n"));
   });
+  it("sectionText prints a page's string constant (`${CONVENTION}`) when given its value; expressions stay …", async () => {
+    const page = "## Conventions\n\n**Convention.** ${CONVENTION} And ${x.toFixed(2)}, ${COUNT}.\n";
+    const [sec] = await pageSections(page);
+    expect(sectionText(page, sec!, { CONVENTION: "Bytes per GPU.", COUNT: 3 })).toBe("## Conventions\n\n**Convention.** Bytes per GPU. And …, ….");
+  });
   it("contractOf returns the stub's TSDoc and signature", () => {
     const src = `import x from "y";\n/**\n * Exercise 9.9 — do it.\n *\n * @param a the input\n */\nexport function doIt(a: number): number {\n  return a;\n}\n`;
     expect(contractOf(src, "doIt")).toBe("Exercise 9.9 — do it.\n\n@param a the input\n\nexport function doIt(a: number): number");

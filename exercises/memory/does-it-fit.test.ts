@@ -72,7 +72,7 @@ export default defineExercise({
     { name: "peak: the transient lines", points: 4, run: async (f) => {
         const cases: RunSpec[] = [
           notesRun, { ...notesRun, attention: "flash" }, { ...notesRun, recompute: "selective" }, { ...notesRun, recompute: "none" },
-          { ...notesRun, zeroStage: 3 }, { ...notesRun, seqLen: 512, microBatch: 1 },
+          { ...notesRun, recompute: "selective", attention: "flash" }, { ...notesRun, zeroStage: 3 }, { ...notesRun, seqLen: 512, microBatch: 1 },
         ];
         for (const run of cases) await expectFields(f, [configs["mistral-7b"]!, run, node8], ["peakBytes"], `${SECTION} (peak): which lines exist for this run, and which phase is larger`);
     } },
@@ -84,6 +84,13 @@ export default defineExercise({
         const want = reference(configs["llama-2-13b"]!, run, cluster);
         if (want.fits || want.steadyBytes > cluster.gpuMemoryBytes) fail("grader error: the case no longer separates steady state and peak");
         await expectFields(f, [configs["llama-2-13b"]!, run, cluster], ["fits"], "judge by the peak, not by the steady state");
+    } },
+    { name: "a peak exactly at the memory fits", points: 1, run: async (f) => {
+        for (const run of [notesRun, { ...notesRun, zeroStage: 3 as const, attention: "flash" as const }]) {
+          const peak = reference(configs["llama-2-13b"]!, run, node8).peakBytes;
+          await expectFields(f, [configs["llama-2-13b"]!, run, { numGpus: 8, gpuMemoryBytes: peak }], ["fits"], "the run fits when its peak is at most the memory: equal fits");
+          await expectFields(f, [configs["llama-2-13b"]!, run, { numGpus: 8, gpuMemoryBytes: peak - 1 }], ["fits"], "one byte less: it does not");
+        }
     } },
     { name: "decisions on hidden clusters", points: 3, run: (f) => property(
         fc.tuple(fc.constantFrom(...MODELS), hiddenRun, hiddenCluster),

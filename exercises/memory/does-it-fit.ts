@@ -49,11 +49,18 @@ export interface FitAnswer {
  * - stored activations: "Activations", L layers of the GPT-layer count with
  *   16-bit activations, t = 1; FlashAttention stores no a·s² tensors (its
  *   stored layer is the selective count);
- * - peak: "Peak memory, not only the steady state": the layer rebuilt in
- *   backward, the fp32 softmax of eager attention (4·a·s²·b), the fp32 logits
- *   and their gradient (8·b·s·V), and for ZeRO-3 the gathered layer, 4 bytes ×
- *   the largest single weight matrix (for these models max(V·h, h·I, h·a·d));
- *   steady + the always-present lines + the larger of the output and layer phases.
+ * - peak: "Peak memory, not only the steady state". Three phases do not
+ *   overlap, and the peak is steady + "always" + the larger of "layer" and
+ *   "output":
+ *   - "layer", the layer rebuilt in backward: with full recomputation one
+ *     whole layer, sbh(34 + 5as/h) with eager attention and 34·sbh with
+ *     FlashAttention; with selective recomputation the attention core,
+ *     5as²b, with eager attention and nothing with FlashAttention (it stores
+ *     and rebuilds no a·s² tensor); with no recomputation nothing; plus, with
+ *     eager attention, the fp32 softmax of one layer, 4·a·s²·b;
+ *   - "output": the fp32 logits and their gradient, 8·b·s·V;
+ *   - "always": for ZeRO-3 the gathered layer, 4 bytes × the largest single
+ *     weight matrix (for these models max(V·h, h·I, h·a·d)); otherwise nothing.
  * Every byte count is an exact integer (round up once, where a count is a fraction).
  *
  * Errors: RangeError naming the field for a bad run or cluster (`numGpus must

@@ -8,12 +8,15 @@ export {
   bytesPerParam, modelStateBytes,
   type AmpDesign, type BytesPerParam, type ModelStateBytes, type ModelStateOptions, type Offload, type OptimizerName, type Precision, type ZeroStage,
 } from "./modelStateBytes.js";
+export { largestModel, type LargestModelOptions } from "./largestModel.js";
 export { activationBytesPerLayer, activationBytes, type ActivationOptions, type Recompute } from "./activationBytes.js";
+export { longestSequence } from "./longestSequence.js";
 export {
   estimateZero2ModelStatesMemNeeds, estimateZero2ModelStatesMemNeedsBefore2024, estimateZero3ModelStatesMemNeeds,
   type DeepSpeedEstimate, type DeepSpeedSetup, type Zero3Options,
 } from "./deepspeedEstimators.js";
 export { loraEstimate, type LoraEstimate, type LoraTarget } from "./loraEstimate.js";
+export { loraConfigsFor, LORA_TARGETS, type LoraConfig } from "./loraConfigsFor.js";
 export { estimateMemory, fitsInMemory, CONVENTION, type MemoryBreakdown, type MemoryEstimate, type PeakEstimate, type TrainingSetup } from "./estimateMemory.js";
 export { transientBytes, peakBytes, type Attention, type PeakPhase, type TransientLine, type TransientOptions } from "./peakMemory.js";
 export { trainingFlopsPerToken, achievedFlopsPerGpu, largestPlausibleParams, A100_DENSE_FP16_FLOPS, type ThroughputRun } from "./trainingFlops.js";

@@ -6,7 +6,7 @@ type F = typeof doesItFit;
 
 // Correct answers built from the course's estimator, with one plausible mistake each (in a different place of the run).
 function answer(config: Record<string, unknown>, run: Parameters<F>[1], cluster: Parameters<F>[2], o: {
-  setup?: Partial<TrainingSetup>; steadyDecision?: boolean; dropLine?: string; sumPhases?: boolean; noGqa?: boolean;
+  setup?: Partial<TrainingSetup>; steadyDecision?: boolean; dropLine?: string; sumPhases?: boolean; noGqa?: boolean; strictFit?: boolean; flashSelectiveCore?: boolean;
 } = {}) {
   if (config.model_type !== "llama" && config.model_type !== "mistral") throw new RangeError(`model_type must be llama or mistral, got ${JSON.stringify(config.model_type)}`);
   let arch = parseModelConfig(config);
@@ -16,7 +16,10 @@ function answer(config: Record<string, unknown>, run: Parameters<F>[1], cluster:
   const r = estimateMemory({ arch, numGpus: cluster.numGpus, zeroStage: run.zeroStage, precision: "bf16", optimizer: "adamw", microBatch: run.microBatch, seqLen: run.seqLen, recompute: run.recompute, attention: run.attention, ...o.setup });
   const lines = r.peak.lines.filter((l) => l.name !== o.dropLine);
   const sum = (phase: string) => lines.filter((l) => l.phase === phase).reduce((a, l) => a + l.bytes, 0);
-  const peak = r.perGpu.total + sum("always") + (o.sumPhases ? sum("output") + sum("layer") : Math.max(sum("output"), sum("layer")));
+  // the attention core 5as²b "rebuilt" with FlashAttention and selective recomputation, as with eager attention
+  const core = o.flashSelectiveCore && run.recompute === "selective" && run.attention === "flash" ? 5 * arch.numHeads * run.seqLen ** 2 * run.microBatch : 0;
+  const peak = r.perGpu.total + sum("always") + (o.sumPhases ? sum("output") + sum("layer") : Math.max(sum("output"), sum("layer") + core));
+  if (o.strictFit) return { params: r.params, steadyBytes: r.perGpu.total, peakBytes: peak, fits: peak < cluster.gpuMemoryBytes };
   const fits = o.steadyDecision ? r.perGpu.total <= cluster.gpuMemoryBytes : fitsInMemory({ peak: { lines, total: peak } }, cluster.gpuMemoryBytes);
   return { params: r.params, steadyBytes: r.perGpu.total, peakBytes: peak, fits };
 }
@@ -28,5 +31,7 @@ export const mutants: Record<string, Mutant<F>> = {
   "forgets the layer rebuilt in backward": { impl: (c, r, k) => answer(c, r, k, { dropLine: "recomputedLayer" }), caughtBy: ["peak: the transient lines", "the worked example (Llama-2-13B, ZeRO-2, 8 × 80 GiB)"] },
   "adds the output and layer phases instead of taking the larger": { impl: (c, r, k) => answer(c, r, k, { sumPhases: true }), caughtBy: "peak: the transient lines" },
   "ZeRO-3 without the gathered layer": { impl: (c, r, k) => answer(c, r, k, { dropLine: "gatheredLayer" }), caughtBy: "peak: the transient lines" },
+  "a peak exactly at the memory does not fit (< instead of ≤)": { impl: (c, r, k) => answer(c, r, k, { strictFit: true }), caughtBy: "a peak exactly at the memory fits" },
+  "FlashAttention with selective recomputation still rebuilds the attention core": { impl: (c, r, k) => answer(c, r, k, { flashSelectiveCore: true }), caughtBy: "peak: the transient lines" },
   "sizes the activations of one sequence, not the micro-batch": { impl: (c, r, k) => answer(c, r, k, { setup: { microBatch: 1 } }), caughtBy: "steady state by ZeRO stage" },
 };
