@@ -230,16 +230,16 @@ const parallelism: Correction[] = [
 // ── zero ───────────────────────────────────────────────────
 const zero: Correction[] = [
   {
-    id: "zero2-reduce-scatter-buckets", chapter: "zero", title: "stage 2 reduce-scatters buckets into every rank's shard",
+    id: "zero2-buckets-not-layers", chapter: "zero", title: "stage 2 reduces per bucket, not per layer",
     claim: "Stage 2 starts a reduce-scatter after every layer of backward to gather the gradients onto one node (将梯度整合到一个节点), and deletes the previous layer's gradients once the next layer's are computed.",
-    correction: "A reduce-scatter leaves every rank with the sum of its own shard; no node collects everything. DeepSpeed reduces per bucket of reduce_bucket_size elements, not per layer; after a bucket is reduced each rank frees the gradients it does not own and keeps its shard until the optimizer step.",
-    source: "Rajbhandari et al. 2020 (ZeRO), §5.2; DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py (gradient buckets)",
+    correction: "This paraphrases the paper's §5.2 fairly: each layer's gradients are reduced onto the process that owns them and then freed. DeepSpeed works per bucket of reduce_bucket_size elements, which can span several layers or part of one, and issues each bucket as per-owner reduce calls or, by default since v0.12.4, as one all-reduce (use_multi_rank_bucket_allreduce); under gradient accumulation it does so after every micro-batch.",
+    source: "Rajbhandari et al. 2020 (ZeRO), §5.2; DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py and runtime/engine.py at commit edaa722",
   },
   {
     id: "zero-stages-same-update", chapter: "zero", title: "ZeRO stages do not change the loss",
     claim: "The benchmark prints ZeRO-2 and ZeRO-3 side by side as a small slowdown (略有下降), with final train_loss 7.67 and 9.52, without comment.",
-    correction: "Partitioning changes where states live, not the update: with the same data, seed and reduction order every stage computes DDP's weights (bit for bit in the course's simulation). A loss gap of 1.85 comes from some other difference between the runs, so their speeds are compared on unequal footing.",
-    source: "Rajbhandari et al. 2020 (ZeRO), §5 and §7; the zero chapter's training comparison (lib/zero trainZero)",
+    correction: "Partitioning changes where states live, not the update: with the same data, seed and reduction order every stage computes DDP's weights (bit for bit in the course's simulation). The note's metrics show other differences: ZeRO-3 ran at train_steps_per_second 0.01 against 0.04 at nearly the same samples/s, about 4× fewer optimizer updates, and the DDP baseline ran torch.amp with fp32 weights while DeepSpeed keeps an fp16 model with an fp32 master.",
+    source: "Rajbhandari et al. 2020 (ZeRO), §5 and §7; note 004's train metrics; transformers trainer.py (speed_metrics over max_steps); the zero chapter's training comparison (lib/zero trainZero)",
   },
 ];
 
