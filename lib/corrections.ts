@@ -260,8 +260,14 @@ const offload: Correction[] = [
   {
     id: "gemini-dynamic-can-still-oom", chapter: "offload", title: "DeepSpeed's offload is not only static, and Gemini can still run out of memory",
     claim: "DeepSpeed's ZeRO-Offload splits model data statically between CPU and GPU, so the system crashes when the GPU cannot hold its share even if the CPU has memory, while Gemini completes training by swapping data to the CPU (note 004).",
-    correction: "ZeRO-3 with offload_param streams each layer's parameters to the GPU for forward and backward and keeps only a few layers there; and Gemini's auto policy places chunks from warm-up statistics, so it runs out of memory when non-model memory grows after the warm-up. The robust Gemini setting is static with a small GPU share (formerly the cpu policy), at the cost of more traffic.",
-    source: "DeepSpeed configuration docs (offload_param); Colossal-AI colossalai/zero/gemini/placement_policy.py (AutoPlacementPolicy.evict_tensors), commit 4f9953b",
+    correction: "ZeRO-3 with offload_param streams each layer's parameters to the GPU for forward and backward and keeps only a few layers there; and Gemini's auto policy places chunks from warm-up statistics, so it runs out of memory when non-model memory grows after the warm-up. The robust Gemini setting is static with shard_param_frac = offload_optim_frac = 1.0 and a large offload_param_frac (formerly the cpu policy), at the cost of more traffic; the default static offloads nothing.",
+    source: "DeepSpeed configuration docs (offload_param); Colossal-AI colossalai/zero/gemini/placement_policy.py (StaticPlacementPolicy, AutoPlacementPolicy.evict_tensors), commit 4f9953b",
+  },
+  {
+    id: "gemini-run-no-offload", chapter: "offload", title: "the notes' Gemini run offloaded nothing",
+    claim: "Note 004's Gemini run (--plugin gemini_cuda) shows the algorithm using GPU and CPU memory dynamically (可以清楚看到该算法在二者间动态使用的过程), citing 'Booster init max CPU memory: 6737.21 MB', and credits Gemini with +50.7% (+8.1% without FlashAttention) over DDP.",
+    correction: "In Colossal-AI's LLaMA example, gemini_cuda is GeminiPlugin(placement_policy='cuda'), a policy that never moves a chunk to the CPU; the 'max CPU memory' is the process's peak resident memory (ru_maxrss) at initialisation. The run is chunked ZeRO-3-style sharding on the GPUs with --batch_size 28 and no accumulation flag, and says nothing about offloading.",
+    source: "Colossal-AI commits 4daf928 and 955091e (examples/language/llama/pretrain.py); colossalai/zero/gemini/placement_policy.py at 26b7aac and 4daf928 (CUDAPlacementPolicy) and 4f9953b (StaticPlacementPolicy defaults)",
   },
   {
     id: "gemini-component-names", chapter: "offload", title: "Gemini's components today",
