@@ -312,8 +312,8 @@ const later: Correction[] = [
     chapter: "sophia",
     title: "half the steps is not half the compute",
     claim: "Sophia reaches Adam's validation loss on GPT-2 with 50% fewer steps (减少了 50% step 数量), which amounts to 50% less total compute (总计算量) and 50% less wall-clock time.",
-    correction: "Each SophiaG step costs an AdamW step plus, every k steps, an extra forward and backward pass on sampled labels (10% more passes at k = 10), so half the steps is less than half the compute; independent re-runs with tuned AdamW did not reproduce the halving.",
-    source: "Liu et al. 2023 (arXiv:2305.14342), §3; Liuhong99/Sophia train_sophiag.py and issues #31, #46; Schlotthauer et al. 2025 (arXiv:2507.08472)",
+    correction: "The notes repeat the paper's own abstract faithfully; the error is treating it as settled. Each SophiaG step costs an AdamW step plus, every k steps, an extra forward and backward pass on sampled labels (10% more passes at k = 10), so half the steps is less than half the compute. The repository's AdamW baseline uses other betas, weight decay and final learning rate than its SophiaG runs; re-runs with a tuned, symmetric AdamW (issue #31) and peer-reviewed re-evaluations (Kaddour et al. 2023, Zhao et al. 2025) found the gains vanish or shrink to about the noise.",
+    source: "Liu et al. 2023 (arXiv:2305.14342), abstract and §3; Liuhong99/Sophia a7e1572 train_sophiag.py, config/*, issues #31, #46; bitsandbytes #499; Kaddour et al., NeurIPS 2023; Zhao et al., ICLR 2025 (arXiv:2407.07972); Wen et al. 2025 (arXiv:2509.02046); Schlotthauer et al. 2025 (arXiv:2507.08472)",
   },
 ];
 
