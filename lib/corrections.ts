@@ -292,7 +292,7 @@ const flashAttention: Correction[] = [
     chapter: "flash-attention",
     title: "the runs differ in more than the technique",
     claim: "Each gain over DDP is credited to the run's technique (其中主要的性能提升来源于 FlashAttention).",
-    correction: "The ColossalAI Gemini runs use --batch_size 28 without accumulation (8 per device × 8 accumulation steps elsewhere), and the ZeRO-3 runs take about 4× fewer optimizer steps per second at nearly the same samples/s, so the percentages mix the technique with different batch configurations.",
+    correction: "The ColossalAI Gemini runs use --batch_size 28 with no accumulation flag (8 per device × 8 accumulation steps elsewhere), and the ZeRO-3 runs take about 4× fewer optimizer steps per second at nearly the same samples/s, so the percentages mix the technique with different batch configurations.",
     source: "Note 004's commands and train metrics (train_steps_per_second 0.01 for ZeRO-3, 0.04 for ZeRO-2)",
   },
   {
