@@ -204,14 +204,14 @@ const parallelism: Correction[] = [
     chapter: "tensor-parallel",
     title: "1D tensor parallelism and activation memory",
     claim: "With 1D tensor parallelism every processor still stores the whole intermediate activations (仍需要存储整个中间激活).",
-    correction: "Only the activations between the tensor-parallel regions (LayerNorm and dropout inputs, dropout masks: 10·sbh of a layer's 34·sbh + 5·as²b bytes) are replicated; everything inside the regions is split by T, and sequence parallelism splits the rest along the sequence, giving (34·sbh + 5·as²b)/T.",
-    source: "Korthikanti et al. 2022, §4.2 and Table 2",
+    correction: "The sentence follows Colossal-AI's documentation, which speaks of each 1D layer's input and output: those are whole on every rank. Only the activations at the regions' boundaries are replicated, 10·sbh of a layer's 34·sbh + 5·as²b bytes: the two LayerNorm inputs (4·sbh), their outputs that enter the QKV and first MLP linear layers (4·sbh) and the two 1-byte dropout masks (2·sbh). Everything inside the regions is split by T, and sequence parallelism splits the rest along the sequence, giving (34·sbh + 5·as²b)/T.",
+    source: "Korthikanti et al. 2022, §4.1–4.2 and Table 2; Colossal-AI docs/source/en/features/2D_tensor_parallel.md (commit 4f9953be)",
   },
   {
     id: "pipeline-sends-gradients", chapter: "pipeline-parallel", title: "what travels between stages",
     claim: "Pipeline stages exchange only output tensors, 而不是梯度信息 (not gradient information), which is why communication is small.",
-    correction: "Backward sends the gradient of each boundary activation to the previous stage, a tensor the size of the activation; only weight gradients stay on their stage (all-reduced among data-parallel replicas). The volume is small because it is one activation per boundary, not because no gradients travel.",
-    source: "Narayanan et al. 2021 (Megatron-LM), §2.2 and §3",
+    correction: "Backward sends the gradient of each boundary activation to the previous stage, a tensor the size of the activation. Weight gradients mostly stay on their stage (all-reduced among data-parallel replicas), except the tied embedding, whose two copies on the first and last stage are all-reduced, and the global gradient norm (clipping) and fp16 inf/NaN check, one small all-reduce over all stages. The volume is small because it is one activation per boundary, not because no gradients travel.",
+    source: "Narayanan et al. 2021 (Megatron-LM), §2.2 and §3; Megatron-LM megatron/core/distributed/finalize_model_grads.py `_allreduce_word_embedding_grads` (commit d98e8a6)",
   },
   {
     id: "naive-pipeline-idle", chapter: "pipeline-parallel", title: "a naive pipeline is not parallel",
