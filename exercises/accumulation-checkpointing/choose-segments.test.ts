@@ -1,14 +1,15 @@
 import * as fc from "fast-check";
 import { callSafely, defineExercise, expectThrows, fail, property, type AnyFunction } from "../harness/index.js";
-import { chooseSegments as libChoose, simulateCheckpointing, layerCosts, tradeoff } from "../../lib/accumulation-checkpointing/index.js";
+import { optimalSegments, simulateCheckpointing, layerCosts, tradeoff } from "../../lib/accumulation-checkpointing/index.js";
 import { createModel } from "../../lib/nn/index.js";
 import type { chooseSegments, LayerCost } from "./choose-segments.js";
 
-const reference: typeof chooseSegments = (costs, limit) => libChoose(costs, limit);
+const reference: typeof chooseSegments = (costs, limit) => optimalSegments(costs, limit);
 
 /** Grades one call: the answer must be a segmentation, fit the budget, and recompute as little as the reference's. */
 async function expectOptimal(f: typeof chooseSegments, costs: LayerCost[], limit: number, hint: string): Promise<void> {
-  const call = `chooseSegments(costs, ${limit}) with costs (inputBytes/savedBytes/flops per layer) [${costs.map((c) => `${c.inputBytes}/${c.savedBytes}/${c.flops}`).join(", ")}]`;
+  const shown = costs.length <= 12 ? costs.map((c) => `${c.inputBytes}/${c.savedBytes}/${c.flops}`).join(", ") : `${costs.slice(0, 4).map((c) => `${c.inputBytes}/${c.savedBytes}/${c.flops}`).join(", ")}, … (${costs.length} layers)`;
+  const call = `chooseSegments(costs, ${limit}) with costs (inputBytes/savedBytes/flops per layer) [${shown}]`;
   const got = await callSafely(f, [costs, limit], { hint, name: "chooseSegments", label: call });
   const n = costs.length;
   if (!Array.isArray(got) || got.some((s) => !Number.isInteger(s) || s < 1) || got.reduce((a, b) => a + b, 0) !== n) {
@@ -64,6 +65,20 @@ export default defineExercise({
         await expectRangeError(f, [[c, c, c, c], -1], /memoryLimitBytes/, "a negative budget is not a budget (RangeError naming memoryLimitBytes)");
         await expectRangeError(f, [[c, c, c, c], NaN], /memoryLimitBytes/, "NaN is not a budget: every comparison with it is false");
         await expectRangeError(f, [[c, c, c, c], "5" as unknown as number], /memoryLimitBytes/, "a string is not a number of bytes, even if it looks like one");
+    } },
+    { name: "exactly at the limit: a peak equal to the budget fits", points: 1, run: async (f) => {
+        for (const costs of [[c, c, c, c], modelCosts]) {
+          for (const p of new Set(tradeoff(costs).map((x) => x.peakBytes))) await expectOptimal(f, costs, p, "a peak equal to the budget fits (≤): the segmentation that reaches it exactly is allowed");
+        }
+    } },
+    { name: "two thousand layers (every segmentation cannot be tried)", points: 3, run: async (f) => {
+        // a deep model split into its ops: ops of three kinds repeat, with a few large ones; budgets from the plain peak down
+        const costs = Array.from({ length: 2000 }, (_, i) => {
+          const inputBytes = [4, 4, 16][i % 3]! + (i % 97 === 0 ? 40 : 0);
+          return { inputBytes, savedBytes: inputBytes + [8, 0, 24][i % 3]! + (i % 41), flops: 10 + (i % 7) * 3 };
+        });
+        const plain = simulateCheckpointing(costs, [costs.length]).result.peakBytes;
+        for (const frac of [1, 0.5, 0.1, 0.03]) await expectOptimal(f, costs, Math.floor(plain * frac), "2^1999 segmentations: find what the optimum looks like (which layers are recomputed, what the checkpoints before them cost) and build it layer by layer");
     } },
     { name: "random layer costs", points: 2, run: (f) => property(
         fc.record({

@@ -27,10 +27,12 @@ export interface LayerCost {
  * Errors (RangeError): no segmentation fits: the message contains "fits";
  * memoryLimitBytes is not a number >= 0 (negative, NaN, a string): the message
  * contains "memoryLimitBytes". Infinity is a valid budget (everything fits).
- * n is at most 12 here: trying all 2^(n−1) segmentations is fine.
+ * n goes up to 2,000 layers (a deep model's blocks split into their ops):
+ * the 2^(n−1) segmentations cannot all be tried, so find the structure of
+ * the problem; the whole exercise has the usual 10 s.
  * Read: the chapter's "How many segments?" section; Chen et al. 2016, §4.
  *
- * @param costs per-layer costs in layer order (1 to 12 layers)
+ * @param costs per-layer costs in layer order (1 to 2,000 layers)
  * @param memoryLimitBytes the activation budget
  * @returns segment lengths summing to costs.length
  * @example

@@ -54,6 +54,8 @@ export interface GradeOptions {
   only?: readonly string[];
   /** Stop after the first check that fails. */
   failFast?: boolean;
+  /** Called with each check's result as soon as it is known (the worker reports them, so that a deadline keeps them). */
+  onCheck?: (check: CheckResult) => void;
 }
 
 /** Runs every check of `exercise` (or those `o` selects) on `impl`; never throws. */
@@ -76,6 +78,7 @@ export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>
     try {
       await check.run(named);
       checks.push({ name: check.name, points: check.points, earned: check.points, status: "passed" });
+      o.onCheck?.(checks[checks.length - 1]!);
     } catch (err) {
       if (isNotImplemented(err)) {
         checks.push({ name: check.name, points: check.points, earned: 0, status: "not-attempted" });
@@ -85,6 +88,7 @@ export async function gradeExercise<F extends AnyFunction>(exercise: Exercise<F>
         };
         checks.push({ name: check.name, points: check.points, earned: 0, status: "failed", report });
       }
+      o.onCheck?.(checks[checks.length - 1]!);
     }
   }
   const earned = checks.reduce((s, c) => s + c.earned, 0);

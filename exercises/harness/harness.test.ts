@@ -63,6 +63,14 @@ describe("runInWorker", () => {
     expect(r.status).toBe("timeout");
     expect(r.earned).toBe(0);
   });
+  it("keeps the points of the checks that finished before the deadline", async () => {
+    const r = await mutant("right on the worked example, then never returns", 3000);
+    expect(r.status).toBe("timeout");
+    expect(r.earned).toBe(1);
+    expect(r.checks.map((c) => [c.name, c.status, c.earned])).toEqual([["worked example", "passed", 1], ["random arrays", "failed", 0]]);
+    expect(r.checks[1]!.report?.detail).toBe("stopped after 3 s in this check");
+    expect(r.message).toMatch(/^stopped after 3 s in check "random arrays" \(the checks before it keep their points\)/);
+  });
   it("survives process.exit in student code", async () => {
     const r = await mutant("calls process.exit");
     expect(r.status).toBe("error");

@@ -5,7 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
-import { resultBase, type ExerciseResult } from "./grade.js";
+import { resultBase, type CheckResult, type ExerciseResult } from "./grade.js";
 import type { LoadedGrader } from "./discover.js";
 import type { Target } from "./worker.js";
 
@@ -42,8 +42,20 @@ export function runInWorker(g: LoadedGrader, target: Target = { kind: "stub" }, 
       const withHidden = g.hidden ? { ...r, hidden: true } : r;
       resolve(printed.trim() ? { ...withHidden, output: printed.trim().slice(0, 2000) } : withHidden);
     };
-    const timer = setTimeout(() => finish({ ...base, status: "timeout", message: `stopped after ${timeoutMs / 1000} s: does your code loop forever (a loop whose condition never changes, or a recursion without a base case)?` }), timeoutMs);
-    worker.on("message", (m: { ok: boolean; result?: ExerciseResult; error?: string }) => {
+    // The checks that finished before the deadline keep their points; the one running and those after it get none.
+    const finished: CheckResult[] = [];
+    const stopped = `stopped after ${timeoutMs / 1000} s`;
+    const timer = setTimeout(() => {
+      const left = g.exercise.checks.filter((c) => !finished.some((d) => d.name === c.name));
+      const checks: CheckResult[] = [
+        ...finished,
+        ...left.map((c, i): CheckResult => ({ name: c.name, points: c.points, earned: 0, status: "failed", report: { detail: i === 0 ? `${stopped} in this check` : `not run: ${stopped} in "${left[0]!.name}"` } })),
+      ];
+      finish({ ...base, checks, earned: finished.reduce((s, c) => s + c.earned, 0), status: "timeout",
+        message: `${stopped}${finished.length ? ` in check "${left[0]?.name}" (the checks before it keep their points)` : ""}: does your code loop forever (a loop whose condition never changes, or a recursion without a base case), or is it too slow for the input the check gives?` });
+    }, timeoutMs);
+    worker.on("message", (m: { ok?: boolean; result?: ExerciseResult; error?: string; check?: CheckResult }) => {
+      if (m.check) { finished.push(m.check); return; }
       finish(m.ok && m.result ? m.result : { ...base, status: "error", message: `the grader crashed: ${m.error}` });
     });
     worker.on("error", (err) => finish({ ...base, status: "error", message: `your code crashed the grader: ${err.message}` }));

@@ -12,7 +12,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT, loadGrader, loadMutants } from "./discover.js";
 import { readFileSync } from "node:fs";
-import { gradeExercise, resultBase, type ExerciseResult } from "./grade.js";
+import { gradeExercise, resultBase, type CheckResult, type ExerciseResult } from "./grade.js";
 import { mutantParts, type AnyFunction, type Exercise } from "./define.js";
 import { refusalMessage, solutionImports } from "./policy.js";
 import { installLoadGuard, loadRule, type GuardedExercise } from "./load-guard.js";
@@ -24,6 +24,9 @@ import { installLoadGuard, loadRule, type GuardedExercise } from "./load-guard.j
 export type Target = { kind: "stub"; root?: string } | { kind: "reference" } | { kind: "mutant"; name: string };
 
 const { graderFile, target, guarded } = workerData as { graderFile: string; target: Target; guarded: GuardedExercise };
+
+/** Each check's result as soon as it is known: if the deadline stops a later check, these are kept. */
+const report = (check: CheckResult) => parentPort?.postMessage({ check });
 
 async function gradeStub(root: string): Promise<ExerciseResult> {
   const stubFile = resolve(root, guarded.file);
@@ -49,7 +52,7 @@ async function gradeStub(root: string): Promise<ExerciseResult> {
   const refused = () => guard.refusals();
   if (refused().length > 0) return { ...resultBase(exercise), earned: 0, status: "failed", checks: [], message: refused()[0] };
   if (loadError) return { ...resultBase(exercise), earned: 0, status: "error", checks: [], message: loadError };
-  const result = await gradeExercise(exercise, impl);
+  const result = await gradeExercise(exercise, impl, { onCheck: report });
   // A refusal the student's code caught (a dynamic import at run time) still costs the exercise.
   if (refused().length > 0) return { ...result, earned: 0, status: "failed", checks: [], message: refused()[0] };
   return result;
@@ -59,7 +62,7 @@ async function main(): Promise<ExerciseResult> {
   if (target.kind === "stub") return gradeStub(target.root ?? ROOT);
   const { exercise } = await loadGrader(graderFile);
   const impl = target.kind === "reference" ? exercise.reference : mutantParts((await loadMutants(graderFile))[target.name]).impl;
-  return gradeExercise(exercise, impl);
+  return gradeExercise(exercise, impl, { onCheck: report });
 }
 
 main().then(

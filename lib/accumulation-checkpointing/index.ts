@@ -10,6 +10,7 @@ export { simulateCheckpointing, recomputeSchedule, type LayerCost, type Checkpoi
 export { layerCosts, inputBytes } from "./layerCosts.js";
 export { checkpointedStep, type CheckpointOptions, type CheckpointStepResult } from "./checkpointedStep.js";
 export { chooseSegments, tradeoff, type SegmentationPoint } from "./chooseSegments.js";
+export { optimalSegments } from "./optimalSegments.js";
 export { reentrantGradients, type ReentrantLayer, type ReentrantResult } from "./reentrantGradients.js";
 export { relativeError } from "./relativeError.js";
 export { trainAccumulated, trainAccumulatedSteps, ACCUMULATION_MODES, type AccumulationMode, type TrainAccumulatedOptions } from "./trainAccumulated.js";

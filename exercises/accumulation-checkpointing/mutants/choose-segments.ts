@@ -2,6 +2,7 @@ import type { Mutant } from "../../harness/index.js";
 import type { chooseSegments, LayerCost } from "../choose-segments.js";
 
 function compositions(n: number): number[][] {
+  if (n > 20) throw new RangeError(`too many layers (${n}) to try every segmentation`); // a brute force that gives up
   const out: number[][] = [];
   for (let mask = 0; mask < 2 ** (n - 1); mask++) {
     const segs: number[] = [];
@@ -40,7 +41,21 @@ function best(costs: LayerCost[], limit: number, score: (s: number[]) => number,
   return b;
 }
 
+/** Greedy: checkpoint layer after layer from the front until the rest fits (a plausible shortcut, not optimal). */
+function greedy(costs: LayerCost[], limit: number): number[] {
+  if (typeof limit !== "number" || !(limit >= 0)) throw new RangeError(`memoryLimitBytes must be a number >= 0, got ${limit}`);
+  for (let k = 1; k <= costs.length; k++) {
+    // k − 1 checkpointed segments of one layer each, then the rest as the last segment
+    const segs = [...Array.from({ length: k - 1 }, () => 1), costs.length - (k - 1)];
+    if (peak(costs, segs, false) <= limit) return segs;
+  }
+  throw new RangeError("no segmentation fits the budget");
+}
+
 export const mutants: Record<string, Mutant<typeof chooseSegments>> = {
+  "tries every segmentation (gives up above 20 layers)": { impl: (costs, limit) => best(costs, limit, (s) => recompute(costs, s)), caughtBy: "two thousand layers (every segmentation cannot be tried)" },
+  "one-layer segments from the front until the rest fits": { impl: greedy, caughtBy: ["worked example: 4 equal layers, 5 bytes", "two thousand layers (every segmentation cannot be tried)"] },
+  "a budget equal to the peak refused (< instead of ≤)": { impl: (costs, limit) => best(costs, limit - 1e-9, (s) => recompute(costs, s)), caughtBy: "exactly at the limit: a peak equal to the budget fits" },
   "always √n equal segments (Chen's rule, ignoring the budget)": {
     impl: (costs) => {
       const n = costs.length, k = Math.max(1, Math.round(Math.sqrt(n)));
