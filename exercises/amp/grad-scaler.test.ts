@@ -136,6 +136,8 @@ export default defineExercise({
         const s = await make(f, { initScale: 3.3 }, hint);
         same("createGradScaler({initScale: 3.3}).scale(2)", call("scale(2)", () => s.scale(2), hint), Math.fround(2 * Math.fround(3.3)), hint);
         same("getScale()", call("getScale()", () => s.getScale(), hint), Math.fround(3.3), hint);
+        // a loss that is not a float32 value: the product is the float32 rounding of loss × S (the contract)
+        same("createGradScaler({initScale: 3.3}).scale(0.1)", call("scale(0.1)", () => s.scale(0.1), hint), Math.fround(0.1 * Math.fround(3.3)), `${hint}: the product is rounded to float32 too`);
         const d = await make(f, {}, hint);
         same("createGradScaler({}).scale(0.5)", call("scale(0.5)", () => d.scale(0.5), hint), 32768, hint);
     } },
@@ -186,6 +188,12 @@ export default defineExercise({
         await expectError(() => s.step(o as ScalerOptimizer), "step(opt) a second time", Error, /^step\(\) has already been called since the last update\(\)\.$/, hint);
         call("update()", () => s.update(), hint);
         same("optimizer.step() calls", o.steps, 1, hint);
+        // an iteration with nothing unscaled: update() has no inf check to go by
+        call("scale(1)", () => s.scale(1), hint);
+        const before = call("getScale()", () => s.getScale(), hint), tracker = call("getGrowthTracker()", () => s.getGrowthTracker(), hint);
+        await expectError(() => s.update(), "update() with no unscale_ or step since the last update()", Error, /^No inf checks were recorded prior to update\.$/, `${hint}: update() needs this iteration's inf checks`);
+        same("getScale() after the refused update()", call("getScale()", () => s.getScale(), hint), before, `${hint}: a refused update() changes nothing`);
+        same("getGrowthTracker() after the refused update()", call("getGrowthTracker()", () => s.getGrowthTracker(), hint), tracker, `${hint}: a refused update() changes nothing`);
         for (const [opts, field] of [[{ initScale: 0 }, "initScale"], [{ initScale: Infinity }, "initScale"], [{ growthFactor: 1 }, "growthFactor"], [{ backoffFactor: 1 }, "backoffFactor"], [{ growthInterval: 0.5 }, "growthInterval"]] as const) {
           await expectError(() => f(opts), `createGradScaler(${formatValue(opts)})`, RangeError, new RegExp(field), `${hint}: a RangeError naming ${field}`);
         }

@@ -18,7 +18,7 @@ export interface GradScalerOptions {
 
 /** Your scaler: torch.amp.GradScaler's per-iteration methods and two getters. */
 export interface StudentGradScaler {
-  /** loss × S, where S is the current scale as a float32 value. */
+  /** loss × S, where S is the current scale as a float32 value, and the product rounded to float32. */
   scale(loss: number): number;
   /** Unscales this optimizer's gradients in place and records whether any was inf/NaN. */
   unscale_(optimizer: ScalerOptimizer): void;
@@ -39,7 +39,10 @@ export interface StudentGradScaler {
  * {@link StudentGradScaler} that behaves as `torch.amp.GradScaler` does, with
  * one optimizer per iteration:
  * - defaults: the ones of torch.amp.GradScaler (torch/amp/grad_scaler.py);
- *   the scale is a float32 value;
+ *   the scale is a float32 value, and `scale(loss)` returns the float32
+ *   product fp32(loss × S) (PyTorch multiplies a float32 loss tensor by the
+ *   float32 scale tensor): `createGradScaler({initScale: 3.3}).scale(2)` is
+ *   fp32(2 × fp32(3.3)) = 6.599999904632568;
  * - `unscale_` and `step` follow GradScaler's semantics: the multiplier, the
  *   dtype of the products, which values the inf/NaN test looks at, when
  *   `optimizer.step()` runs; `null` gradients are ignored;
@@ -47,7 +50,10 @@ export interface StudentGradScaler {
  * - errors, as PyTorch's messages: a second `unscale_` in one iteration throws
  *   an Error "unscale_() has already been called on this optimizer since the
  *   last update()."; a second `step` throws "step() has already been called
- *   since the last update()."; bad options (initScale not a positive finite
+ *   since the last update()."; `update()` in an iteration in which no
+ *   gradient was unscaled (neither `unscale_` nor `step` ran) throws an Error
+ *   "No inf checks were recorded prior to update." and changes nothing;
+ *   bad options (initScale not a positive finite
  *   number, growthFactor not a finite number > 1, backoffFactor not in (0, 1),
  *   growthInterval not an integer >= 1) throw a RangeError naming the option.
  *

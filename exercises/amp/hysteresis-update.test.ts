@@ -47,6 +47,10 @@ export default defineExercise({
         const o = { ...notes, minScale: 1.5, delayedShift: 1 };
         await expectCall(f, [start(2, 1), true, o], reference(start(2, 1), true, o), { name: "hysteresisUpdate", hint: `the floor; ${see}` });
         await expectThrows(f, [start(1.5, 1), true, o], /^Current loss scale already at minimum - cannot decrease scale anymore\. Exiting run\.$/, { name: "hysteresisUpdate", hint: "at the minimum DeepSpeed raises instead of going lower: use its message" });
+        // at the minimum with hysteresis left, an overflow only spends it: DeepSpeed raises only when the scale would drop
+        const h = { ...notes, minScale: 1.5, delayedShift: 3 };
+        await expectCall(f, [start(1.5, 2), true, h], reference(start(1.5, 2), true, h), { name: "hysteresisUpdate", hint: "the error comes only when an overflow would lower the scale; one that spends hysteresis does not, even at the minimum" });
+        await expectThrows(f, [start(1.5, 1), true, h], /^Current loss scale already at minimum/, { name: "hysteresisUpdate", hint: "the hysteresis spent, the next overflow at the minimum raises" });
     } },
     { name: "random overflow sequences", points: 2, run: (f) => property(
         fc.record({ ovs: fc.array(fc.boolean(), { maxLength: 30 }), hyst: fc.integer({ min: 1, max: 3 }), win: fc.integer({ min: 1, max: 4 }), consec: fc.boolean() }),

@@ -34,9 +34,11 @@ export interface HysteresisOptions {
  * iteration it doubles (counted from the start and from the last overflow),
  * and when the hysteresis refills. Do not modify `state`; return a new object.
  *
- * Errors: an overflow that arrives with the scale already at `minScale`
- * throws an Error with DeepSpeed's message "Current loss scale already at
- * minimum - cannot decrease scale anymore. Exiting run.".
+ * Errors: an overflow that would lower the scale (its hysteresis is spent:
+ * curHysteresis is 1, or delayedShift is 1) while the scale is already at
+ * `minScale` throws an Error with DeepSpeed's message "Current loss scale
+ * already at minimum - cannot decrease scale anymore. Exiting run."; an
+ * overflow that only spends hysteresis does not, even at `minScale`.
  *
  * @param state the current state; a fresh scaler is `{curScale: init, curIter: 0, lastOverflowIter: -1, curHysteresis: delayedShift}`
  * @param overflow whether this iteration's gradients overflowed

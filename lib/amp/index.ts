@@ -4,6 +4,8 @@
  */
 export { GRAD_SCALER_DEFAULTS, updateScale, validateScaleUpdateOptions, type ScaleUpdateOptions } from "./updateScale.js";
 export { unscaleGrads, invScale, hasInfOrNaN } from "./unscaleGrads.js";
+export { lossScaleRange, LOSS_SCALE_LOG2_LIMITS, type LossScaleRange } from "./lossScaleRange.js";
+export { readScaleTrace, type ScaleTraceReading } from "./readScaleTrace.js";
 export { GradScaler, type GradScalerOptions, type ScalableOptimizer, type OptState, type ScalerStepResult } from "./GradScaler.js";
 export { DynamicLossScaler, LossScaler, dynamicLossScaleUpdate, validateDynamicLossScalerOptions, MIN_SCALE_ERROR, DEEPSPEED_RELEASES, type DeepSpeedRelease, type DynamicLossScalerOptions, type DynamicLossScalerState } from "./DynamicLossScaler.js";
 export { parseDeepSpeedFp16, createLossScaler, fp16Summary, Fp16BlockSchema, fp16BlockSchema, SCALER_KEYS, type Fp16Summary, LEGACY_DYNAMIC_DEFAULTS, type Fp16Block, type Fp16Settings, type HfTrainerPrecisionArgs } from "./deepspeedFp16Config.js";

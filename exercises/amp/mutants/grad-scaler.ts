@@ -6,7 +6,8 @@ import type { createGradScaler, GradScalerOptions, ScalerOptimizer, StudentGradS
 type F = typeof createGradScaler;
 type Bug =
   | "no-skip" | "tracker-not-reset-at-growth" | "tracker-not-reset-at-backoff" | "unscale-twice" | "test-products"
-  | "divide-float64" | "interval-1000" | "scale-float64" | "no-double-unscale-error" | "null-crash" | "no-validation";
+  | "divide-float64" | "interval-1000" | "scale-float64" | "no-double-unscale-error" | "null-crash" | "no-validation"
+  | "update-without-checks" | "product-float64";
 
 function make(bug: Bug | null, o: GradScalerOptions = {}): StudentGradScaler {
   const growthFactor = o.growthFactor ?? 2, backoffFactor = o.backoffFactor ?? 0.5;
@@ -33,7 +34,7 @@ function make(bug: Bug | null, o: GradScalerOptions = {}): StudentGradScaler {
     }
   };
   return {
-    scale: (loss) => round(loss * scale),
+    scale: (loss) => (bug === "product-float64" ? loss * scale : round(loss * scale)),
     unscale_(opt) {
       if (stage === "unscaled" && bug !== "no-double-unscale-error") throw new Error("unscale_() has already been called on this optimizer since the last update().");
       unscale(opt);
@@ -46,6 +47,7 @@ function make(bug: Bug | null, o: GradScalerOptions = {}): StudentGradScaler {
       stage = "stepped";
     },
     update() {
+      if (stage === "ready" && bug !== "update-without-checks") throw new Error("No inf checks were recorded prior to update.");
       if (found) {
         scale = round(scale * backoffFactor);
         if (bug !== "tracker-not-reset-at-backoff") tracker = 0;
@@ -75,4 +77,6 @@ export const mutants: Record<string, Mutant<F>> = {
   "no error on a second unscale_": { impl: m("no-double-unscale-error"), caughtBy: "PyTorch's errors" },
   "crashes on a parameter without a gradient (null)": { impl: m("null-crash"), caughtBy: ["unscale_ multiplies by fp32(1/S) in place", "step skips on inf/NaN, tested on the gradients as given"] },
   "no validation of the options": { impl: m("no-validation"), caughtBy: "PyTorch's errors" },
+  "update() with nothing unscaled counts a clean step": { impl: m("update-without-checks"), caughtBy: "PyTorch's errors" },
+  "scale(loss) returns the float64 product of the float32 scale": { impl: m("product-float64"), caughtBy: "scale(loss) multiplies by the float32 scale" },
 };
