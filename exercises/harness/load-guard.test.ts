@@ -71,9 +71,9 @@ export async function roundToBf16(x: number): Promise<number> {
 
   it("refuses another chapter's lib folder that holds the reference (data-parallel's ring in lib/collectives)", async () => {
     const r = await gradeSubmission("5.2", {
-      "data-parallel/ring-all-reduce.ts": `import { ringAllReduce as ring } from "../../lib/collectives/index.js";\nexport const ringAllReduce = (b: number[][]) => ring(b);`,
+      "data-parallel/hierarchical-all-reduce.ts": `import { hierarchicalAllReduce as h } from "../../lib/collectives/index.js";\nexport const hierarchicalAllReduce = (b: number[][], g: number) => h(b, g);`,
     });
-    refused(r, /from exercises\/data-parallel\/ring-all-reduce\.ts → lib\/collectives\/index\.ts: it holds the reference solution of exercise 5\.2 \(lib\/collectives\/ringAllReduce\.ts/);
+    refused(r, /from exercises\/data-parallel\/hierarchical-all-reduce\.ts → lib\/collectives\/index\.ts: it holds the reference solution of exercise 5\.2 \(lib\/collectives\/hierarchicalAllReduce\.ts/);
   });
 
   it("refuses a folder's index that re-exports the reference, and follows a building block the exercise names", async () => {

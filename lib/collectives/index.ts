@@ -12,6 +12,7 @@ export { addChunk, type ReduceFn } from "./addChunk.js";
 export { type CollectiveOptions, type CollectiveResult } from "./collectiveResult.js";
 export { ringReduceScatterPhase, ringAllGatherPhase } from "./ringPhases.js";
 export { ringAllReduce } from "./ringAllReduce.js";
+export { hierarchicalAllReduce, replayMessages, type HierarchicalAllReduce, type ReduceMessage } from "./hierarchicalAllReduce.js";
 export { reduceScatter } from "./reduceScatter.js";
 export { allGather } from "./allGather.js";
 export { broadcast, type RootedOptions } from "./broadcast.js";
