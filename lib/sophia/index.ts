@@ -5,6 +5,7 @@
  */
 export { SophiaG, sophiagStep, hessianEma, isHessianStep, hessianSchedule, validateSophiaG, SOPHIA_EPS, SOPHIAG_DEFAULTS, type SophiaGOptions } from "./sophiag.js";
 export { Lion, lionStep, validateLion, type LionOptions } from "./lion.js";
+export { winRate, rhoForWinRate, chooseRho, sophiagStepWithWinRate } from "./winRate.js";
 export { hutchinson, rademacher, fdHvp, sampleIndex, gnbGradients, gnbLogitEstimate, modelGrad, modelHvp } from "./estimators.js";
 export { clipGradNorm } from "./clipGradNorm.js";
 export { sophiagKernelError } from "./sophiagKernelError.js";
