@@ -22,6 +22,9 @@ const files = findGraderFiles();
  */
 const untouched = (exercise: { id: string; file: string }) => readFileSync(resolve(ROOT, exercise.file), "utf8").includes(`notImplemented("${exercise.id}")`);
 
+/** Points of an exercise by the kind of work it asks (exercises/README.md, "Points"). */
+const POINTS = { transcription: 8, concept: 12, build: 24 } as const;
+
 /** A "build it" exercise has at least this many mutants, each naming its check. */
 const BUILD_MIN_MUTANTS = 3;
 
@@ -58,6 +61,29 @@ describe("graders", () => {
       expect(exercise.section, `build-it exercise ${exercise.id} names the page section that derives it (section: "anchor")`).toBeTruthy();
     }
     for (const [chapter, ids] of builds) expect(ids, `chapter ${chapter} has more than one build-it exercise`).toHaveLength(1);
+  });
+
+  it("points follow the kind of work: transcription 8, concept 12, build it 24 (exercises/README.md, \"Points\")", async () => {
+    const all = (await Promise.all(files.map(async (f) => (await loadGrader(f)).exercise))).filter((e) => !e.placeholder);
+    // a chapter is weighed once all its exercises say their kind (a build it says so by `build`)
+    const open = new Set(all.filter((e) => !e.build && !e.kind).map((e) => e.chapter));
+    for (const e of all.filter((x) => !open.has(x.chapter))) {
+      const kind = e.build ? "build" : e.kind!;
+      expect(totalPoints(e), `${e.id} (${kind})`).toBe(POINTS[kind]);
+    }
+  });
+
+  it("at most one exercise in three is transcription; a classified chapter has one build it and at least two worked out", async () => {
+    const all = (await Promise.all(files.map(async (f) => (await loadGrader(f)).exercise))).filter((e) => !e.placeholder);
+    const kindOf = (e: (typeof all)[number]) => (e.build ? "build" : e.kind);
+    const classified = all.filter(kindOf);
+    expect(classified.filter((e) => e.kind === "transcription").length * 3, `transcription exercises: ${classified.filter((e) => e.kind === "transcription").map((e) => e.id).join(", ")}`).toBeLessThanOrEqual(all.length);
+    for (const chapter of new Set(all.map((e) => e.chapter))) {
+      const mine = all.filter((e) => e.chapter === chapter);
+      if (!mine.every(kindOf)) continue;
+      expect(mine.filter((e) => e.build), `${chapter}: one build it`).toHaveLength(1);
+      expect(mine.filter((e) => e.kind === "concept").length, `${chapter}: exercises where the concept must be worked out`).toBeGreaterThanOrEqual(2);
+    }
   });
 
   for (const file of files) {

@@ -14,6 +14,7 @@ async function expectRangeError(f: typeof accumulateMicroBatches, micro: MicroBa
 
 export default defineExercise({
   id: "3.1",
+  kind: "transcription",
   title: "the gradient of an accumulation window",
   chapter: "accumulation-checkpointing",
   file: "exercises/accumulation-checkpointing/accumulate-micro-batches.ts",
@@ -33,7 +34,7 @@ export default defineExercise({
     { name: "equal token counts", points: 1, run: async (f) => {
         await expectSame(f, reference, [[{ meanGrad: [3, -1], numTokens: 5 }, { meanGrad: [-1, 2], numTokens: 5 }, { meanGrad: [7, 0.5], numTokens: 5 }]], { tol, hint: `with equal counts every sensible rule agrees; check the arithmetic (${SECTION})` });
     } },
-    { name: "variable lengths (the 2024 bug)", points: 2, run: async (f) => {
+    { name: "variable lengths (the 2024 bug)", points: 1, run: async (f) => {
         await expectSame(f, reference, [[{ meanGrad: [0.2], numTokens: 512 }, { meanGrad: [-3], numTokens: 7 }, { meanGrad: [1.5], numTokens: 120 }]], { tol, hint: `a 7-token micro-batch must not weigh as much as a 512-token one: ${SECTION}` });
     } },
     { name: "all-padding micro-batches", points: 1, run: async (f) => {
@@ -51,7 +52,7 @@ export default defineExercise({
         await expectRangeError(f, [{ meanGrad: [1], numTokens: 2.5 }], /numTokens/, "a token count is an integer >= 0");
         await expectRangeError(f, [{ meanGrad: [1, 2], numTokens: 2 }, { meanGrad: [1], numTokens: 3 }], /meanGrad/, "every meanGrad has the same length P");
     } },
-    { name: "random windows", points: 2, run: (f) => property(
+    { name: "random windows", points: 1, run: (f) => property(
         fc.array(fc.record({ meanGrad: fc.array(fc.integer({ min: -40, max: 40 }).map((k) => k / 4), { minLength: 3, maxLength: 3 }), numTokens: fc.integer({ min: 0, max: 300 }) }), { minLength: 1, maxLength: 6 })
           .filter((m) => m.some((x) => x.numTokens > 0)),
         async (micro: MicroBatchGradient[]) => { await expectSame(f, reference, [micro], { tol, hint: `random windows, some with empty micro-batches: ${SECTION}` }); },

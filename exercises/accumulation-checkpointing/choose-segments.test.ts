@@ -34,6 +34,7 @@ const modelCosts = layerCosts(model.layers, 128, "fp16");
 
 export default defineExercise({
   id: "3.2",
+  kind: "concept",
   title: "choose checkpoint segments under a memory limit",
   chapter: "accumulation-checkpointing",
   file: "exercises/accumulation-checkpointing/choose-segments.ts",
@@ -71,7 +72,7 @@ export default defineExercise({
           for (const p of new Set(tradeoff(costs).map((x) => x.peakBytes))) await expectOptimal(f, costs, p, "a peak equal to the budget fits (≤): the segmentation that reaches it exactly is allowed");
         }
     } },
-    { name: "two thousand layers (every segmentation cannot be tried)", points: 3, run: async (f) => {
+    { name: "two thousand layers (every segmentation cannot be tried)", points: 2, run: async (f) => {
         // a deep model split into its ops: ops of three kinds repeat, with a few large ones; budgets from the plain peak down
         const costs = Array.from({ length: 2000 }, (_, i) => {
           const inputBytes = [4, 4, 16][i % 3]! + (i % 97 === 0 ? 40 : 0);

@@ -12,6 +12,7 @@ async function expectRangeError(f: typeof recomputeSchedule, args: Parameters<ty
 
 export default defineExercise({
   id: "3.3",
+  kind: "concept",
   title: "recompute schedule",
   chapter: "accumulation-checkpointing",
   file: "exercises/accumulation-checkpointing/recompute-schedule.ts",
@@ -22,16 +23,16 @@ export default defineExercise({
     "List the work of one checkpointed training step, as checkpoint_sequential runs it, as labels F<i> (forward), R<i> (re-run during backward) and B<i> (backward). Which segments are re-run, when, and in what order is derived in the section \"Activation checkpointing\". Bad segmentations throw a RangeError.",
   reference,
   checks: [
-    { name: "no checkpointing", points: 1, run: async (f) => {
+    { name: "no checkpointing", points: 2, run: async (f) => {
         await expectSame(f, reference, [3, [3]], { hint: "one segment: is it checkpointed? (section \"Activation checkpointing\")" });
     } },
-    { name: "worked example [2, 2]", points: 1, run: async (f) => {
+    { name: "worked example [2, 2]", points: 2, run: async (f) => {
         await expectSame(f, reference, [4, [2, 2]], { hint: "when is a checkpointed segment re-run: all at the start of backward, or when the gradient reaches it? (section \"Activation checkpointing\")" });
     } },
-    { name: "every layer its own segment", points: 1, run: async (f) => {
+    { name: "every layer its own segment", points: 2, run: async (f) => {
         await expectSame(f, reference, [4, [1, 1, 1, 1]], { hint: "which segment is not checkpointed, and so never re-run?" });
     } },
-    { name: "bad segmentations throw", points: 1, run: async (f) => {
+    { name: "bad segmentations throw", points: 2, run: async (f) => {
         await expectRangeError(f, [5, [2, 2]], "segments must sum to numLayers (RangeError)");
         await expectRangeError(f, [3, [3, 0]], "segment lengths must be >= 1");
         await expectRangeError(f, [0, []], "numLayers must be >= 1");
@@ -39,7 +40,7 @@ export default defineExercise({
         await expectRangeError(f, [2.5, [2.5]], "numLayers is a whole number");
         await expectRangeError(f, [2, [NaN, 2]], "NaN is not a length");
     } },
-    { name: "random segmentations", points: 2, run: (f) => property(
+    { name: "random segmentations", points: 4, run: (f) => property(
         fc.integer({ min: 1, max: 8 }).chain((n) => fc.constantFrom(...allSegmentations(n)).map((s) => [n, s] as const)),
         async ([n, s]) => { await expectSame(f, reference, [n, [...s]], { hint: "random segmentations: the order of work of the section \"Activation checkpointing\" (which segment is backpropagated first, which ones are recomputed, and in what order)" }); },
         { numRuns: 60 },

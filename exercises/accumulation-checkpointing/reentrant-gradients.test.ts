@@ -10,6 +10,7 @@ const SECTION = "the chapter's section \"The reentrant pitfall\"";
 
 export default defineExercise({
   id: "3.4",
+  kind: "transcription",
   title: "the reentrant checkpoint pitfall",
   chapter: "accumulation-checkpointing",
   file: "exercises/accumulation-checkpointing/reentrant-gradients.ts",
@@ -36,7 +37,7 @@ export default defineExercise({
         await expectSame(f, reference, [[L("a", true), L("b", true)], { inputRequiresGrad: false, useReentrant: true }], { hint: `when nothing on the way to the loss requires grad, what does loss.backward() do? (${SECTION})` });
         await expectSame(f, reference, [[L("act", false, false), L("b", true), L("c", true)], { inputRequiresGrad: false, useReentrant: true }], { hint: `does a plain layer without parameters make its output require grad? (${SECTION})` });
     } },
-    { name: "random models", points: 2, run: (f) => property(
+    { name: "random models", points: 1, run: (f) => property(
         fc.record({
           layers: fc.array(fc.record({ name: fc.constantFrom("a", "b", "c"), hasParams: fc.boolean(), checkpoint: fc.boolean() }), { minLength: 1, maxLength: 7 }),
           inputRequiresGrad: fc.boolean(), useReentrant: fc.boolean(),

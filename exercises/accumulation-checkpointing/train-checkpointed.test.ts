@@ -77,14 +77,14 @@ export default defineExercise({
     "Write the step that the course's training loop calls: K micro-batches, each run with activation checkpointing through an ActivationStore, leaving the gradient of the whole window in param.grad. The grader trains lib/nn's model for 8 AdamW steps with it and compares the weights with a big-batch run (relative error 1e-5), checks that checkpointing changes no bit, and measures the peak of stored activations against the chapter's formula, byte for byte. Derivation: the section \"Accumulation and checkpointing together\".",
   reference,
   checks: [
-    { name: "one micro-batch, one segment: the plain step", points: 2, run: async (f) => {
+    { name: "one micro-batch, one segment: the plain step", points: 3, run: async (f) => {
         await expectPlain(f, CFG, 1, (n) => [n], `with one micro-batch and no checkpointing the step is forward, loss, backward of the mean loss, starting from zeroed gradients: ${SECTION}`);
     } },
-    { name: "checkpointing changes no bit", points: 2, run: async (f) => {
+    { name: "checkpointing changes no bit", points: 3, run: async (f) => {
         await expectPlain(f, CFG, 2, (n) => Array(n).fill(1), `recomputing a segment from its input repeats the same arithmetic, so the gradient must not change at all: ${SECTION}`);
         await expectPlain(f, { ...CFG, attention: true }, 3, (n) => [2, n - 2], "the same with an attention block and a checkpointed first segment");
     } },
-    { name: "a window equals one big batch", points: 3, run: async (f) => {
+    { name: "a window equals one big batch", points: 5, run: async (f) => {
         const model = createModel(CFG), w = window(3, 4), segs = sqrtSegments(model.layers.length);
         const big = plainGrad(model, concatBatches(w));
         const { r, grad } = await step(f, model, w, segs, label(w, segs), "");
@@ -94,7 +94,7 @@ export default defineExercise({
         if (r.windowTokens !== big.tokens) fail(`${label(w, segs)}: windowTokens ${r.windowTokens}, expected ${big.tokens}`, hint);
         if (!(Math.abs(r.loss - big.loss) <= 1e-9 * big.loss)) fail(`${label(w, segs)}: loss ${r.loss}, expected the big batch's mean loss ${big.loss} (relative tolerance 1e-9)`, hint);
     } },
-    { name: "empty micro-batches and bad windows", points: 1, run: async (f) => {
+    { name: "empty micro-batches and bad windows", points: 2, run: async (f) => {
         const model = createModel(CFG), n = model.layers.length, w = window(3, 5, [[4, 9], [1, 1], [16, 2]]);
         w[1].targets.fill(-100); // all padding
         const big = plainGrad(model, concatBatches(w));
@@ -108,7 +108,7 @@ export default defineExercise({
         await expectRangeError(f, [m, window(1, 6), { segments: [2, 2], store: new ActivationStore(), ops }], /segments/, `segments must sum to the ${n} layers`);
         await expectRangeError(f, [m, window(1, 6), { segments: [1.5, n - 1.5], store: new ActivationStore(), ops }], /segments/, "segment lengths are whole numbers of layers");
     } },
-    { name: "peak of stored activations", points: 3, run: async (f) => {
+    { name: "peak of stored activations", points: 4, run: async (f) => {
         for (const cfg of [CFG, { ...CFG, attention: true }]) {
           const model = createModel(cfg), n = model.layers.length, w = window(2, 7);
           const costs = layerCosts(model.layers, w[0].rows, "fp32");
@@ -129,7 +129,7 @@ export default defineExercise({
         const { store } = await step(f, model, w, segs, label(w, segs), "");
         if (store.size !== 0) fail(`${label(w, segs)} returned with ${store.size} entries (${store.liveBytes} bytes) still in the store`, `free each Saved after its layer's backward, and each checkpoint input once its segment is recomputed: ${SECTION}`);
     } },
-    { name: "training: 8 AdamW steps equal the big-batch run", points: 4, run: async (f) => {
+    { name: "training: 8 AdamW steps equal the big-batch run", points: 6, run: async (f) => {
         const steps = 8, K = 3, rng = mulberry32(9);
         const windows = Array.from({ length: steps }, (_, s) => window(K, 100 + s + Math.floor(rng() * 1000)));
         const bigModel = createModel(CFG), bigOpt = new AdamW(bigModel.params, { lr: 1e-2 });

@@ -198,7 +198,7 @@ export default defineExercise({
           await expectError(() => f(opts), `createGradScaler(${formatValue(opts)})`, RangeError, new RegExp(field), `${hint}: a RangeError naming ${field}`);
         }
     } },
-    { name: "training: loss-scale trace", points: 4, run: (f) => compareTrace(f, "overflows", "lossScale", `the scale S the loop read with scale(1) at each step; ${see(BUILD)}`) },
+    { name: "training: loss-scale trace", points: 5, run: (f) => compareTrace(f, "overflows", "lossScale", `the scale S the loop read with scale(1) at each step; ${see(BUILD)}`) },
     { name: "training: skipped steps", points: 3, run: (f) => compareTrace(f, "overflows", "skipped", `a step is skipped when optimizer.step() was not called; ${see(BUILD)}`) },
     { name: "training: final weights", points: 4, run: (f) => compareWeights(f, "overflows", `the same loop and optimizer: the weights differ only if unscaling or skipping differ; ${see(BUILD)}`) },
     { name: "training with clipping: unscale_ then step", points: 2, run: async (f) => {

@@ -20,6 +20,7 @@ async function trace(f: typeof hysteresisUpdate, overflows: boolean[], o: Hyster
 
 export default defineExercise({
   id: "4.5",
+  kind: "concept",
   title: "DeepSpeed's loss scale update with hysteresis",
   chapter: "amp",
   section: SECTION,
@@ -33,8 +34,8 @@ export default defineExercise({
     { name: "the stub's example", points: 1, run: async (f) => {
         await expectCall(f, [start(), true, notes], reference(start(), true, notes), { name: "hysteresisUpdate", hint: `the @example of the stub; ${see}` });
     } },
-    { name: "the notes' config: hysteresis 2", points: 2, run: (f) => trace(f, [true, true, true], notes, start(), `what does the first overflow spend? ${see}`) },
-    { name: "hysteresis refills only at growth without consecutive_hysteresis", points: 2, run: async (f) => {
+    { name: "the notes' config: hysteresis 2", points: 3, run: (f) => trace(f, [true, true, true], notes, start(), `what does the first overflow spend? ${see}`) },
+    { name: "hysteresis refills only at growth without consecutive_hysteresis", points: 3, run: async (f) => {
         await trace(f, [true, false, true], notes, start(), `when does the hysteresis refill? ${see}`);
         await trace(f, [true, false, true], { ...notes, consecutiveHysteresis: true }, start(), `consecutive_hysteresis; ${see}`);
     } },

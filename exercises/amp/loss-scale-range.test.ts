@@ -18,6 +18,7 @@ const grad = fc.oneof(
 
 export default defineExercise({
   id: "4.1",
+  kind: "concept",
   title: "which loss scales fit a step's gradients?",
   chapter: "amp",
   section: SECTION,

@@ -21,6 +21,7 @@ const pattern = (text: string) => [...text].map((c) => c === "x"); // "x" a skip
 
 export default defineExercise({
   id: "4.3",
+  kind: "concept",
   title: "read a loss-scale trace",
   chapter: "amp",
   section: SECTION,
@@ -59,7 +60,7 @@ export default defineExercise({
           await expectThrows(f, [s, true], /^not a GradScaler trace/, { class: RangeError, name: "readScaleTrace", hint: "two different factors, or two different intervals, cannot come from one scaler" });
         }
     } },
-    { name: "random traces", points: 2, run: (f) => property(
+    { name: "random traces", points: 1, run: (f) => property(
         fc.record({ g: fc.constantFrom(2, 4, 8), b: fc.constantFrom(0.5, 0.25), n: fc.integer({ min: 1, max: 8 }), t0: fc.nat(7), fromStart: fc.boolean(), infs: fc.array(fc.boolean(), { maxLength: 60 }), log2: fc.integer({ min: -20, max: 40 }) }),
         async (r) => { await same(f, trace(2 ** r.log2, r.fromStart ? 0 : r.t0 % r.n, r.infs, r.g, r.b, r.n), r.fromStart, `compare with the cases above; ${see}`); }, { numRuns: 200 }) },
     { name: "bad scales: a RangeError naming the index", points: 1, run: async (f) => {

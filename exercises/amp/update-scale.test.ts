@@ -26,6 +26,7 @@ async function expectRangeError(f: typeof gradScalerUpdate, args: Parameters<typ
 
 export default defineExercise({
   id: "4.2",
+  kind: "transcription",
   title: "GradScaler.update as a pure function",
   chapter: "amp",
   section: SECTION,
@@ -42,11 +43,11 @@ export default defineExercise({
     { name: "backoff on inf/NaN resets the tracker", points: 1, run: async (f) => {
         await expectSame(f, reference, [65536, 1500, true, defaults], { hint: `what happens to the tracker after an overflow? ${see}`, name: "gradScalerUpdate" });
     } },
-    { name: "growth on the growthInterval-th clean step", points: 2, run: async (f) => {
+    { name: "growth on the growthInterval-th clean step", points: 1, run: async (f) => {
         await expectSame(f, reference, [65536, 1998, false, defaults], { hint: `one step short of the interval; ${see}`, name: "gradScalerUpdate" });
         await expectSame(f, reference, [2 ** 10, 0, false, { ...defaults, growthInterval: 1 }], { hint: `growthInterval 1: every clean step grows; ${see}`, name: "gradScalerUpdate" });
     } },
-    { name: "step-by-step trace (interval 3)", points: 2, run: async (f) => {
+    { name: "step-by-step trace (interval 3)", points: 1, run: async (f) => {
         await trace(f, [false, false, false, false, true, false, false, false, false], { ...defaults, growthInterval: 3 }, 1024, `compare with the page's trace table; ${see}`);
     } },
     { name: "float32 scale, no growth to Infinity", points: 1, run: async (f) => {
@@ -69,7 +70,7 @@ export default defineExercise({
         await expectRangeError(f, [1, -1, false, defaults], /growthTracker/, "the tracker counts steps: an integer >= 0");
         await expectRangeError(f, [1, 0.5, false, defaults], /growthTracker/, "the tracker counts steps: an integer >= 0");
     } },
-    { name: "random traces", points: 2, run: (f) => property(
+    { name: "random traces", points: 1, run: (f) => property(
         fc.record({ infs: fc.array(fc.boolean(), { maxLength: 25 }), interval: fc.integer({ min: 1, max: 4 }), growth: fc.constantFrom(2, 1.5, 4), backoff: fc.constantFrom(0.5, 0.25, 0.3) }),
         ({ infs, interval, growth, backoff }) => trace(f, infs, { growthFactor: growth, backoffFactor: backoff, growthInterval: interval }, 2 ** 16, see),
         { numRuns: 40 },

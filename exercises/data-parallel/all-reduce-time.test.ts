@@ -19,6 +19,7 @@ const c = { alphaS: 5e-6, bandwidthBytesPerS: 25e9 };
 
 export default defineExercise<F>({
   id: "5.1",
+  kind: "concept",
   title: "all-reduce time under the α-β model",
   chapter: "data-parallel",
   solution: ["lib/collectives/collectiveCost.ts", "lib/data-parallel/"],
@@ -37,13 +38,13 @@ export default defineExercise<F>({
         await same(f, ["parameter-server", 1000, 5, c], "what does the server's link carry in the push step, and in the pull step? (\"The parameter server, beside it\")");
         await same(f, ["parameter-server", 1000, 5, { ...c, serverBandwidthBytesPerS: 100e9 }], "a step lasts as long as its slowest link: with a fast server, is the server's link still the slowest?");
     } },
-    { name: "n not a multiple of P, n < P, n = 0, P = 1", points: 2, run: async (f) => {
+    { name: "n not a multiple of P, n < P, n = 0, P = 1", points: 3, run: async (f) => {
         await same(f, ["ring", 10, 4, c], "the chunks are not all the same size: which message does a step wait for?");
         await same(f, ["ring", 3, 8, c], "n < P: some chunks are empty, but does the ring take fewer steps?");
         await same(f, ["ring", 0, 8, c], "nothing to send: 0 s");
         await same(f, ["parameter-server", 100, 1, c], "one rank: nothing to send, 0 s");
     } },
-    { name: "bad counts throw a RangeError naming the field", points: 2, run: async (f) => {
+    { name: "bad counts throw a RangeError naming the field", points: 3, run: async (f) => {
         const h = "the stub's contract lists each error and its message";
         await expectRangeError(f, ["ring", 10, 0, c], /numRanks/, h);
         await expectRangeError(f, ["ring", 10, -2, c], /numRanks/, h);
@@ -63,7 +64,7 @@ export default defineExercise<F>({
         await expectRangeError(f, ["parameter-server", 10, 2, { alphaS: 0, bandwidthBytesPerS: 1e9, serverBandwidthBytesPerS: -5 }], /serverBandwidthBytesPerS/, h);
         await expectRangeError(f, ["ring", 10, 2, { alphaS: "5e-6" as unknown as number, bandwidthBytesPerS: 1e9 }], /alphaS/, "a string is not a latency");
     } },
-    { name: "random sizes and clusters", points: 2, run: (f) =>
+    { name: "random sizes and clusters", points: 3, run: (f) =>
         property(
           fc.tuple(fc.constantFrom("ring" as const, "parameter-server" as const), fc.integer({ min: 0, max: 1 << 24 }), fc.integer({ min: 1, max: 1024 }),
             fc.record({ alphaS: fc.constantFrom(0, 1e-6, 5e-6, 2e-5), bandwidthBytesPerS: fc.constantFrom(1e9, 12.5e9, 25e9, 300e9), serverBandwidthBytesPerS: fc.constantFrom(1e9, 25e9, 100e9) })),

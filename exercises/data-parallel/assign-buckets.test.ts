@@ -15,6 +15,7 @@ async function expectRangeError(f: F, args: Parameters<F>, pattern: RegExp, hint
 
 export default defineExercise<F>({
   id: "5.4",
+  kind: "transcription",
   title: "DDP gradient buckets",
   chapter: "data-parallel",
   file: "exercises/data-parallel/assign-buckets.ts",
@@ -45,7 +46,7 @@ export default defineExercise<F>({
         await same(f, [[], 10, 1], "no parameter: no bucket");
         await same(f, [[0, 0, 3, 0], 2, 1], "a parameter of 0 bytes is a parameter like any other");
     } },
-    { name: "bad sizes and caps throw a RangeError naming the field", points: 2, run: async (f) => {
+    { name: "bad sizes and caps throw a RangeError naming the field", points: 1, run: async (f) => {
         const h = "the stub's contract lists each error and its message";
         await expectRangeError(f, [[4, -1, 4], 8, 4], /paramBytes\[1\]/, h);
         await expectRangeError(f, [[4, 4, Infinity], 8, 4], /paramBytes\[2\]/, "Infinity is not a size");
@@ -56,7 +57,7 @@ export default defineExercise<F>({
         await expectRangeError(f, [[4, 4], 8, Infinity], /firstBucketCapBytes/, "an infinite cap never closes a bucket: reject it");
         await expectRangeError(f, [[], 8, 0], /firstBucketCapBytes/, "check the caps even when there is no parameter");
     } },
-    { name: "random models", points: 2, run: (f) =>
+    { name: "random models", points: 1, run: (f) =>
         property(
           fc.tuple(fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 40 }), fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 3000 })),
           (args) => same(f, args, `compare your buckets with the rule in ${SECTION}`).then(() => {}),

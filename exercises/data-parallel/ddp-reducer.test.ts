@@ -105,7 +105,7 @@ export default defineExercise<F>({
     { name: "one training step: the mean on every rank", points: 2, run: (f) => {
         checkWeights(f, { P: 4, steps: 1 }, `each rank must end with the mean of the ranks' gradients, not their sum (${SECTION})`);
     } },
-    { name: "training equals one process (P = 1, 2, 3, 4, 8; 20 steps)", points: 6, run: (f) => {
+    { name: "training equals one process (P = 1, 2, 3, 4, 8; 20 steps)", points: 5, run: (f) => {
         for (const P of [1, 2, 3, 4, 8]) checkWeights(f, { P, steps: 20 }, `DDP's weights equal single-process training when every rank gets the mean gradient (${SECTION})`);
     } },
     { name: "the ring's pattern", points: 4, run: (f) => {
@@ -127,7 +127,7 @@ export default defineExercise<F>({
           });
         }
     } },
-    { name: "the buckets of exercise 5.4", points: 4, run: (f) => {
+    { name: "the buckets of exercise 5.4", points: 3, run: (f) => {
         for (const caps of [CAPS, { bucketCapBytes: 8, firstBucketCapBytes: 8 }, { bucketCapBytes: 1000, firstBucketCapBytes: 1000 }, { bucketCapBytes: 40, firstBucketCapBytes: 100 }]) {
           const P = 3, o = { P, steps: 1, caps }, where = describeRun(o);
           const { bs, groups } = perBucket(train(f, o).log[0], caps, where);
@@ -148,7 +148,7 @@ export default defineExercise<F>({
           }
         }
     } },
-    { name: "overlap: each bucket starts as soon as it may", points: 4, run: (f) => {
+    { name: "overlap: each bucket starts as soon as it may", points: 3, run: (f) => {
         for (const [caps, readyOrder] of [[CAPS, [3, 2, 1, 0]], [{ bucketCapBytes: 8, firstBucketCapBytes: 8 }, [2, 3, 0, 1]], [{ bucketCapBytes: 40, firstBucketCapBytes: 4 }, [3, 2, 1, 0]]] as [BucketCaps, number[]][]) {
           const o = { P: 3, steps: 1, caps, readyOrder }, where = describeRun(o);
           const log = train(f, o).log[0];

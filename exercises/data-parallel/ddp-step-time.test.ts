@@ -16,6 +16,7 @@ const ok = { forwardMs: 1, backwardMs: 4, buckets: [b(2, 1), b(4, 1)], optimizer
 
 export default defineExercise<F>({
   id: "5.5",
+  kind: "concept",
   title: "DDP step time with overlap",
   chapter: "data-parallel",
   file: "exercises/data-parallel/ddp-step-time.ts",
@@ -42,7 +43,7 @@ export default defineExercise<F>({
         await same(f, { forwardMs: 1, backwardMs: 10, buckets: [b(1, 1)], optimizerMs: 1, overlap: true }, "communication is hidden here; the step is forward + backward + optimizer");
         await same(f, { forwardMs: 1, backwardMs: 3, buckets: [], optimizerMs: 2, overlap: false }, "no bucket: forward + backward + optimizer");
     } },
-    { name: "buckets not in ready order", points: 2, run: async (f) => {
+    { name: "buckets not in ready order", points: 3, run: async (f) => {
         await same(f, { forwardMs: 1, backwardMs: 8, buckets: [b(8, 2), b(1, 3)], optimizerMs: 1, overlap: true }, "buckets are all-reduced in bucket order, even when a later bucket is ready first");
         await same(f, { forwardMs: 0, backwardMs: 10, buckets: [b(3, 4), b(9, 1), b(2, 2)], optimizerMs: 0, overlap: true }, "do not sort the buckets: the list is DDP's all-reduce order");
     } },

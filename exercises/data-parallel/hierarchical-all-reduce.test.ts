@@ -54,6 +54,7 @@ const ramp = (P: number, n: number) => Array.from({ length: P }, (_, r) => Array
 
 export default defineExercise<F>({
   id: "5.2",
+  kind: "concept",
   title: "all-reduce across nodes: rings inside and between them",
   chapter: "data-parallel",
   solution: ["lib/collectives/hierarchicalAllReduce.ts", "lib/collectives/ringAllReduce.ts", "lib/collectives/ringPhases.ts", "lib/collectives/chunkBounds.ts", "lib/data-parallel/"],
@@ -72,10 +73,10 @@ export default defineExercise<F>({
     { name: "the sums on every rank", points: 2, run: async (f) => {
         for (const [P, G, n] of [[8, 4, 16], [6, 2, 9], [6, 3, 5], [4, 4, 7], [4, 1, 7]] as const) await checkSums(f, ramp(P, n), G, see);
     } },
-    { name: "your messages replay to the sums", points: 3, run: async (f) => {
+    { name: "your messages replay to the sums", points: 2, run: async (f) => {
         for (const [P, G, n] of [[8, 4, 16], [6, 2, 9], [6, 3, 5], [9, 3, 30]] as const) await checkMessages(f, ramp(P, n), G, `each message's offset and length, and whether the receiver adds or copies, must make the sum when played step by step; ${see}`);
     } },
-    { name: "each GPU's share over the network: 2(N−1)/N of n/G", points: 3, run: async (f) => {
+    { name: "each GPU's share over the network: 2(N−1)/N of n/G", points: 2, run: async (f) => {
         await checkMessages(f, ramp(32, 256), 8, "4 nodes of 8 GPUs: reduce inside the node first, so that each GPU sends only 1/8 of the buffer across nodes");
         await checkMessages(f, ramp(12, 50), 4, "n not divisible by G or by N: the shares are array_split's");
     } },

@@ -17,6 +17,7 @@ async function expectRangeError(f: F, buffers: number[][], pattern: RegExp, hint
 
 export default defineExercise<F>({
   id: "5.3",
+  kind: "transcription",
   title: "reduce-scatter",
   chapter: "data-parallel",
   solution: ["lib/collectives/reduceScatter.ts", "lib/collectives/ringPhases.ts", "lib/collectives/chunkBounds.ts", "lib/data-parallel/"],

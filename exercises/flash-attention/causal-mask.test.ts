@@ -21,6 +21,7 @@ const sameMask = (f: F, Nq: number, Nk: number, hint: string) =>
 
 export default defineExercise<F>({
   id: "10.4",
+  kind: "transcription",
   title: "causal mask for unequal lengths",
   chapter: "flash-attention",
   section: "causal-masks-when-the-lengths-differ",
@@ -37,7 +38,7 @@ export default defineExercise<F>({
     { name: "README example Nq = 2, Nk = 5", points: 1, run: async (f) => { await sameMask(f, 2, 5, "the last query row sees all 5 keys (bottom-right alignment)"); } },
     { name: "README example Nq = 5, Nk = 2 (fully masked rows)", points: 1, run: async (f) => { await sameMask(f, 5, 2, "with Nq > Nk the first Nq − Nk rows see no key at all"); } },
     { name: "square masks are lower triangular", points: 1, run: async (f) => { for (const n of [1, 3, 6]) await sameMask(f, n, n, "when Nq = Nk keep j ≤ i"); } },
-    { name: "random shapes", points: 2, run: (f) => property(fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 })), async ([Nq, Nk]) => {
+    { name: "random shapes", points: 3, run: (f) => property(fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 })), async ([Nq, Nk]) => {
         await sameMask(f, Nq, Nk, "random Nq, Nk from 1 to 9: which token is query i, in an Nk-token sequence?");
     }, { numRuns: 40 }) },
     { name: "rejects out-of-range indices (RangeError naming the field)", points: 1, run: async (f) => {

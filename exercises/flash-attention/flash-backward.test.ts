@@ -71,7 +71,7 @@ export default defineExercise<F>({
     "From Q, K, V, O, dO and the logsumexp L in a counted slow memory (tiles of at most Br query rows and Bc key rows per access), write dQ, dK and dV of attention for every head without an Nq×Nk matrix (FlashAttention-2, Algorithm 2). Graded per gradient against the analytic gradient on random shapes, ragged tiles, both causal alignments and fully masked rows, and on the slow-memory traffic, tensor by tensor, against the page's count for Algorithm 2. Bad tile sizes throw a RangeError naming Br or Bc.",
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example", points: 2, run: async (f) => {
         const shape = { B: 1, H: 1, Nq: 1, Nk: 2, d: 1 };
         const mem = createSlowMemory({ Q: Float32Array.of(1), K: Float32Array.of(0, Math.log(3)), V: Float32Array.of(4, 8), O: Float32Array.of(7), dO: Float32Array.of(1), L: Float32Array.of(Math.log(4)) }, shape, { Br: 1, Bc: 1 });
         const label = "flashBackwardTiled(mem, {B: 1, H: 1, Nq: 1, Nk: 2, d: 1}, {Br: 1, Bc: 1, scale: 1}) with Q = [1], K = [0, ln 3], V = [4, 8], O = [7], dO = [1], L = [ln 4]";
@@ -81,10 +81,10 @@ export default defineExercise<F>({
         sameGradient("dK", mem, Float32Array.of(-0.75, 0.75), label, hint);
         sameGradient("dQ", mem, Float32Array.of(0.75 * Math.log(3)), label, hint);
     } },
-    { name: "dV on random shapes and tiles", points: 3, run: gradientCheck("dV", `dV collects, for each key, the weights P of every query times dO; ${SECTION}`) },
-    { name: "dK on random shapes and tiles", points: 3, run: gradientCheck("dK", `dK needs dS, the gradient through the softmax (with D), and the scale; ${SECTION}`) },
-    { name: "dQ on random shapes and tiles", points: 3, run: gradientCheck("dQ", `dQ sums over every key block: read it back, add, write it again; ${SECTION}`) },
-    { name: "causal masks and fully masked rows", points: 2, run: async (f) => {
+    { name: "dV on random shapes and tiles", points: 5, run: gradientCheck("dV", `dV collects, for each key, the weights P of every query times dO; ${SECTION}`) },
+    { name: "dK on random shapes and tiles", points: 5, run: gradientCheck("dK", `dK needs dS, the gradient through the softmax (with D), and the scale; ${SECTION}`) },
+    { name: "dQ on random shapes and tiles", points: 4, run: gradientCheck("dQ", `dQ sums over every key block: read it back, add, write it again; ${SECTION}`) },
+    { name: "causal masks and fully masked rows", points: 3, run: async (f) => {
         const hint = `masked entries have P = 0 in the backward pass too; a row with L = −Infinity contributes nothing (no NaN); ${SECTION}`;
         const fixed: Problem[] = [
           { shape: { B: 1, H: 2, Nq: 6, Nk: 3, d: 2 }, Br: 4, Bc: 2, causal: "bottom-right", seed: 5 },
@@ -98,7 +98,7 @@ export default defineExercise<F>({
         for (const p of fixed) await one(p);
         await property(problemArb(true), one, { numRuns: 10, seed: 12 });
     } },
-    { name: "slow-memory traffic equals Algorithm 2's", points: 3, run: (f) => property(problemArb(false), async (p) => {
+    { name: "slow-memory traffic equals Algorithm 2's", points: 4, run: (f) => property(problemArb(false), async (p) => {
         const { mem } = await runOn(f, p, SECTION);
         const io = flashBackwardIO(p.shape, p);
         for (const [kind, got, want] of [["reads", mem.reads, io.reads], ["writes", mem.writes, io.writes]] as const) {

@@ -16,6 +16,7 @@ const empty = (Br: number, d: number): TileState => ({ O: matrix(Br, d, 0, 0), l
 
 export default defineExercise<F>({
   id: "10.3",
+  kind: "concept",
   title: "one tile step of the forward pass",
   chapter: "flash-attention",
   section: "algorithm-1-drawn",
@@ -33,7 +34,7 @@ export default defineExercise<F>({
         await same(f, { Q: [[1]], K: [[0]], V: [[5]], ...empty(1, 1), scale: 1 }, "one key: m = 0, ℓ = 1, O = V");
         await same(f, { Q: [[1, 0]], K: [[0, 0], [Math.log(3), 0]], V: [[4, 0], [8, 1]], ...empty(1, 2), scale: 1 }, "weights e⁰ = 1 and e^{ln 3} = 3: the average of 4 and 8 with weights 1/4 and 3/4 is 7");
     } },
-    { name: "second step rescales the old O and ℓ", points: 2, run: async (f) => {
+    { name: "second step rescales the old O and ℓ", points: 3, run: async (f) => {
         const Q = matrix(2, 3, 1), K1 = matrix(3, 3, 2), V1 = matrix(3, 3, 3), K2 = matrix(2, 3, 4, 4), V2 = matrix(2, 3, 5);
         const s1 = reference({ Q, K: K1, V: V1, ...empty(2, 3), scale: 0.5 });
         await same(f, { Q, K: K2, V: V2, ...s1, scale: 0.5 }, "the old O is an average (already divided by the old ℓ) relative to the old max; see the page's Algorithm 1 section");
@@ -41,7 +42,7 @@ export default defineExercise<F>({
     { name: "logits of ±1e4", points: 1, run: async (f) => {
         await same(f, { Q: [[100], [-100]], K: [[100], [99.99]], V: [[1], [2]], O: [[3], [4]], l: [1, 1], m: [-1e4, 9999], scale: 1 }, "exp(1e4) is Infinity in float64: keep exponents relative to the running maxima");
     } },
-    { name: "fully masked rows stay unchanged, without NaN", points: 2, run: async (f) => {
+    { name: "fully masked rows stay unchanged, without NaN", points: 3, run: async (f) => {
         await same(f, { Q: [[1], [2]], K: [[1], [3]], V: [[9], [8]], O: [[0], [3]], l: [0, 2], m: [-Infinity, 1], scale: 1, keep: [[false, false], [false, false]] }, "no kept key in the tile: return O, ℓ and m of the row as they were (−∞ − (−∞) is NaN)");
         await same(f, { Q: [[1], [2]], K: [[1], [3]], V: [[9], [8]], ...empty(2, 1), scale: 1, keep: [[false, false], [true, false]] }, "row 0 sees no key and keeps O = 0, ℓ = 0, m = −∞; row 1 sees key 0 only");
     } },

@@ -10,6 +10,7 @@ const same = (f: F, state: OnlineSoftmaxState, scores: number[], values: number[
 
 export default defineExercise<F>({
   id: "10.2",
+  kind: "transcription",
   title: "online softmax update",
   chapter: "flash-attention",
   section: "the-online-softmax-and-the-logsumexp",
@@ -40,7 +41,7 @@ export default defineExercise<F>({
         await same(f, { m: 0.5, l: 2, acc: [1] }, [-Infinity, 0.25], [[9], [1]], "a −Infinity score is a masked key: e^{−∞} = 0");
         await same(f, { m: 0.5, l: 2, acc: [1] }, [], [], "an empty block changes nothing");
     } },
-    { name: "ragged blocks over random rows", points: 2, run: (f) => {
+    { name: "ragged blocks over random rows", points: 1, run: (f) => {
         const score = fc.oneof(fc.double({ min: -20, max: 20, noNaN: true }), fc.constantFrom(-Infinity, 1e4, -1e4));
         const row = fc.array(fc.tuple(score, fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true })), { minLength: 1, maxLength: 20 });
         return property(fc.tuple(row, fc.integer({ min: 1, max: 7 })), async ([r, b]) => {

@@ -39,6 +39,13 @@ export interface Exercise<F extends AnyFunction> {
   reference: F;
   checks: Check<F>[];
   /**
+   * What solving it asks of the student (exercises/README.md, "Points"): "transcription" when the page
+   * prints the steps to follow, "concept" when the student must work out how to use what the page derives
+   * where it does not (the case it does not print, an inverse problem, a diagnosis, an experiment).
+   * A build-it exercise (`build: true`) is its own kind. Its points follow from it: 8, 12, 24.
+   */
+  kind?: "transcription" | "concept";
+  /**
    * A "build it" exercise: the student's code runs inside the course's own training,
    * simulated world or kernel and is graded on the end result (its checks are its parts).
    * The scorecard lists it first in its chapter; it gets a longer deadline (30 s).

@@ -234,29 +234,38 @@ export function formatReceived(received: unknown, expected: unknown, format?: (v
   return r;
 }
 
+/** Fails unless `received`, what `impl(...args)` returned, is `expected` (within `o.tol`). */
+function compareResult<F extends AnyFunction>(impl: F, args: Parameters<F>, received: unknown, expected: unknown, o: ExpectOptions): void {
+  const d = firstDifference(received, expected, o);
+  if (!d) return;
+  const fmt = o.format ?? ((v: unknown) => formatValue(v));
+  const where = d.path ? ` at ${d.path}` : "";
+  throw new CheckFailure({
+    call: o.label ?? formatCall(o.name ?? (impl.name || "f"), args),
+    detail: d.reason === "value differs" ? (where ? `wrong value${where}` : undefined) : `${d.reason}${where}`,
+    expected: fmt(d.expected),
+    received: formatReceived(d.received, d.expected, o.format),
+    tolerance: formatTolerance(o.tol),
+    hint: o.hint,
+  });
+}
+
 /** Asserts that `impl(...args)` returns `expected` (within `o.tol`). Returns what impl returned. */
 export async function expectCall<F extends AnyFunction>(impl: F, args: Parameters<F>, expected: unknown, o: ExpectOptions = {}): Promise<Awaited<ReturnType<F>>> {
   const received = await callSafely(impl, args, o);
-  const d = firstDifference(received, expected, o);
-  if (d) {
-    const fmt = o.format ?? ((v: unknown) => formatValue(v));
-    const where = d.path ? ` at ${d.path}` : "";
-    throw new CheckFailure({
-      call: o.label ?? formatCall(o.name ?? (impl.name || "f"), args),
-      detail: d.reason === "value differs" ? (where ? `wrong value${where}` : undefined) : `${d.reason}${where}`,
-      expected: fmt(d.expected),
-      received: formatReceived(d.received, d.expected, o.format),
-      tolerance: formatTolerance(o.tol),
-      hint: o.hint,
-    });
-  }
+  compareResult(impl, args, received, expected, o);
   return received;
 }
 
-/** Asserts that `impl(...args)` returns what `reference(...args)` returns (within `o.tol`). */
+/**
+ * Asserts that `impl(...args)` returns what `reference(...args)` returns (within `o.tol`).
+ * The student's function runs first: an untouched stub stops the check before the reference runs.
+ */
 export async function expectSame<F extends AnyFunction>(impl: F, reference: F, args: Parameters<F>, o: ExpectOptions = {}): Promise<Awaited<ReturnType<F>>> {
+  const received = await callSafely(impl, args, o);
   const expected = await reference(...copyArgs(args));
-  return expectCall(impl, args, expected, o);
+  compareResult(impl, args, received, expected, o);
+  return received;
 }
 
 /** What an error must look like in {@link expectThrows}: a message pattern, a class, or both. */

@@ -35,6 +35,7 @@ const neox = fc.record({ heads: fc.integer({ min: 1, max: 8 }), headDim: fc.inte
 
 export default defineExercise({
   id: "2.1",
+  kind: "concept",
   title: "count parameters from a config.json, four families",
   chapter: "memory",
   section: "parameters-from-a-config-json",
@@ -45,10 +46,10 @@ export default defineExercise({
     "Count the parameters transformers builds from a real config.json, for Llama, Mistral, GPT-2 and GPT-NeoX (Pythia), each with its own field names and defaults (the stub lists them). The page derives the Llama block and sketches GPT-2; work out the rest: biases, LayerNorms, the position table, tied or untied heads, head_dim given apart from the width. Graded on the published counts and on random configs of each family.",
   reference,
   checks: [
-    { name: "the stub's example: Llama-2-13B (13,015,864,320)", points: 1, run: async (f) => {
+    { name: "the stub's example: Llama-2-13B (13,015,864,320)", points: 2, run: async (f) => {
         await expectCall(f, [llama2_13b], 13_015_864_320, { name: "countParameters", hint: `the published count of Llama-2-13B; ${SECTION}` });
     } },
-    { name: "the shipped configs: Llama-2, Mistral-7B, GPT-2 (124,439,808), Pythia-70M (70,426,624)", points: 2, run: async (f) => {
+    { name: "the shipped configs: Llama-2, Mistral-7B, GPT-2 (124,439,808), Pythia-70M (70,426,624)", points: 3, run: async (f) => {
         await expectCall(f, [shipped("gpt2")], 124_439_808, { name: "countParameters", label: "countParameters(gpt2's config.json)", hint: "GPT-2 small: biases everywhere, LayerNorms with a bias, a learned position table, a head tied to the embedding" });
         await expectCall(f, [shipped("pythia-70m")], 70_426_624, { name: "countParameters", label: "countParameters(pythia-70m's config.json)", hint: "GPT-NeoX: GPT-2's modules with rotary positions (no table) and an output head of its own (tie_word_embeddings false)" });
         for (const n of ["llama-2-7b", "llama-2-70b", "mistral-7b"]) await same(f, shipped(n), `grouped-query attention narrows K and V; ${SECTION}`, `countParameters(${n}'s config.json)`);
@@ -65,7 +66,7 @@ export default defineExercise({
           await same(f, { ...base, ...extra }, "n_inner null or missing means 4·n_embd; the position table has n_positions rows; GPT-2 ties its head unless told otherwise");
         }
     } },
-    { name: "random configs of each family", points: 3, run: (f) => property(fc.oneof(llamaLike, gpt2, neox), async (c) => { await same(f, c, `compare with the cases above; ${SECTION}`); }, { numRuns: 300 }) },
+    { name: "random configs of each family", points: 4, run: (f) => property(fc.oneof(llamaLike, gpt2, neox), async (c) => { await same(f, c, `compare with the cases above; ${SECTION}`); }, { numRuns: 300 }) },
     { name: "bad input: the error names the field or the model_type", points: 1, run: async (f) => {
         await expectThrows(f, [{ ...llama2_13b, model_type: "bert" }], /bert/, { class: RangeError, hint: "a model_type outside the four families: a RangeError that names it" });
         await expectThrows(f, [{ model_type: "gpt2", vocab_size: 10, n_layer: 2, n_head: 2, n_positions: 8 }], /n_embd/, { hint: "a missing required field: the error names it" });

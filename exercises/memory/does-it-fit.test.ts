@@ -60,7 +60,7 @@ export default defineExercise({
     { name: "parameters of the shipped configs", points: 3, run: async (f) => {
         for (const m of MODELS) await expectFields(f, [configs[m]!, notesRun, node8], ["params"], `${SECTION} (parameters); Mistral and Llama-2-70B use grouped-query attention`);
     } },
-    { name: "steady state by ZeRO stage", points: 4, run: async (f) => {
+    { name: "steady state by ZeRO stage", points: 5, run: async (f) => {
         for (const zeroStage of [0, 1, 2, 3] as const) {
           for (const m of ["llama-2-13b", "mistral-7b"] as const) await expectFields(f, [configs[m]!, { ...notesRun, zeroStage }, { numGpus: 6, gpuMemoryBytes: 80 * GiB }], ["steadyBytes"], `${SECTION} (model states, activations); N = 6 does not divide Ψ: partitions are whole elements`);
         }
@@ -69,7 +69,7 @@ export default defineExercise({
     { name: "the worked example (Llama-2-13B, ZeRO-2, 8 × 80 GiB)", points: 2, run: async (f) => {
         await expectFields(f, [configs["llama-2-13b"]!, notesRun, node8], ["params", "steadyBytes", "peakBytes", "fits"], "the stub's example");
     } },
-    { name: "peak: the transient lines", points: 4, run: async (f) => {
+    { name: "peak: the transient lines", points: 5, run: async (f) => {
         const cases: RunSpec[] = [
           notesRun, { ...notesRun, attention: "flash" }, { ...notesRun, recompute: "selective" }, { ...notesRun, recompute: "none" },
           { ...notesRun, recompute: "selective", attention: "flash" }, { ...notesRun, zeroStage: 3 }, { ...notesRun, seqLen: 512, microBatch: 1 },

@@ -21,6 +21,7 @@ const same = (f: F, args: Parameters<F>, hint: string) => expectSame(f, referenc
 
 export default defineExercise({
   id: "2.2",
+  kind: "concept",
   title: "the largest model whose states fit, per ZeRO stage",
   chapter: "memory",
   section: "model-states-two-mixed-precision-designs",

@@ -14,6 +14,7 @@ const bytesAt = (o: LayerStack, s: number) => activationBytes({ ...o, seqLen: s 
 
 export default defineExercise({
   id: "2.3",
+  kind: "concept",
   title: "the longest sequence whose activations fit",
   chapter: "memory",
   section: "activations",

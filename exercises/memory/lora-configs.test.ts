@@ -18,6 +18,7 @@ const shapes = fc.record({ kv: fc.integer({ min: 1, max: 4 }), group: fc.integer
 
 export default defineExercise({
   id: "2.4",
+  kind: "concept",
   title: "which LoRA configurations could have printed this?",
   chapter: "memory",
   section: "lo-ra",
@@ -31,7 +32,7 @@ export default defineExercise({
     { name: "the stub's example: PEFT's 4,194,304 on Llama-2-7B", points: 1, run: async (f) => {
         await same(f, llama2_7b, 4_194_304, `A is in × r and B is r × out, in every block; ${SECTION}`);
     } },
-    { name: "grouped-query attention narrows k_proj and v_proj (Mistral-7B)", points: 2, run: async (f) => {
+    { name: "grouped-query attention narrows k_proj and v_proj (Mistral-7B)", points: 3, run: async (f) => {
         for (const n of [3_407_872, count(mistral7b, 16, ["k_proj", "v_proj"]), count(mistral7b, 4, ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])]) {
           await same(f, mistral7b, n, "k_proj and v_proj map h to num_key_value_heads × head_dim (1024 for Mistral-7B), not to h");
         }
@@ -51,7 +52,7 @@ export default defineExercise({
         for (const n of [0, 4_194_303, 4_194_305, 257 * count(llama2_7b, 1, ["q_proj"]), 1]) await same(f, llama2_7b, n, "no configuration: an empty list");
         await same(f, llama2_7b, 256 * count(llama2_7b, 1, ["q_proj"]), "rank 256 is allowed (the contract's range is [1, 256])");
     } },
-    { name: "random shapes and configurations", points: 3, run: (f) => property(
+    { name: "random shapes and configurations", points: 4, run: (f) => property(
         fc.tuple(shapes, fc.integer({ min: 1, max: 40 }), fc.subarray([...LORA_TARGETS], { minLength: 1 })),
         async ([shape, rank, targets]) => { await same(f, shape, count(shape, rank, targets as Target[]), `the configuration that made this count must be in the list, with every other that gives it; ${SECTION}`); },
         { numRuns: 150 }) },

@@ -15,6 +15,7 @@ const same = (f: typeof encodeFp16, x: number, hint: string) =>
 
 export default defineExercise({
   id: "1.3",
+  kind: "concept",
   title: "encode fp16 with subnormals",
   chapter: "precision",
   file: "exercises/precision/encode-fp16.ts",
@@ -31,7 +32,7 @@ export default defineExercise({
     { name: "normal numbers", points: 1, run: async (f) => {
         for (const x of [1, -2, 65504, 0.1, 1 / 3, 2 ** -14, 1000.5]) await same(f, x, `${LAYOUT}`);
     } },
-    { name: "subnormals", points: 2, run: async (f) => {
+    { name: "subnormals", points: 3, run: async (f) => {
         // 5·2^-25 and 7·2^-25 are ties among subnormals where ties-up and ties-to-even differ
         for (const x of [2 ** -24, 2 ** -14 - 2 ** -24, 1e-5, -3e-6, 3 * 2 ** -25, 5 * 2 ** -25, -5 * 2 ** -25, 7 * 2 ** -25]) await same(f, x, `below the smallest normal the exponent field is 0 and the ties still go to even; ${RANGE}`);
     } },

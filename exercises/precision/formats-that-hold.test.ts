@@ -18,6 +18,7 @@ const nanWithPayload = new Float32Array(new Uint32Array([0x7fa00001]).buffer)[0]
 
 export default defineExercise({
   id: "1.1",
+  kind: "concept",
   title: "which formats could hold this tensor?",
   chapter: "precision",
   file: "exercises/precision/formats-that-hold.ts",
@@ -66,7 +67,7 @@ export default defineExercise({
         const xs = [2 ** 29, 2 ** 29 * (1 - 2 ** -24), 2 ** -29 * (1 + 2 ** -7), 2 ** 100 * (1 - 2 ** -8), 2 ** -130, 2 ** -126 * (1 - 2 ** -23), 8, 1 - 2 ** -11, 2 ** 15 * (1 - 2 ** -3)];
         for (const x of xs) await same(f, [x], `the binade of x is [2^e, 2^(e+1)) with 2^e ≤ |x|: a rounded logarithm can land in the next one; ${SPACING}`);
     } },
-    { name: "random tensors drawn from each format", points: 2, run: (f) => property(
+    { name: "random tensors drawn from each format", points: 1, run: (f) => property(
         fc.tuple(fc.constantFrom(...EACH), fc.array(fc.nat(), { minLength: 1, maxLength: 12 })),
         async ([fmt, raw]) => { await same(f, raw.map((b) => decode(fmt.name, b % 2 ** fmt.bits)), `values of ${fmt.name}: which wider formats hold them too? ${SPACING}`); },
         { numRuns: 200 }) },

@@ -13,6 +13,7 @@ const MAX = FORMATS.bf16.maxFinite;
 
 export default defineExercise({
   id: "1.2",
+  kind: "concept",
   title: "round to bfloat16",
   chapter: "precision",
   file: "exercises/precision/round-bf16.ts",
@@ -23,7 +24,7 @@ export default defineExercise({
     "Implement roundToBf16(x): the bf16 value nearest to the float32 x, as PyTorch's cast computes it (ties to even, subnormals kept, overflow to ±Infinity, NaN stays NaN). Failures show each value with its own bf16 pattern, or say that it is not a bf16 value.",
   reference,
   checks: [
-    { name: "the contract's examples", points: 1, run: async (f) => {
+    { name: "the contract's examples", points: 2, run: async (f) => {
         for (const x of [1.01171875, 1.00390625]) await same(f, x, `the stub's examples: 1.01171875 → 1.015625 and 1.00390625 → 1; ${ROUNDING}`);
     } },
     { name: "bf16 values come back unchanged", points: 1, run: async (f) => {
@@ -49,6 +50,6 @@ export default defineExercise({
         // 5·2^-134 and 7·2^-134 are ties among subnormals where ties-up and ties-to-even differ
         for (const x of [2 ** -149, 2 ** -133, 3 * 2 ** -134, 5 * 2 ** -134, -5 * 2 ** -134, 7 * 2 ** -134, 2 ** -134, 1.7e-39, -1e-40]) await same(f, x, `bf16 has subnormals, and their ties go to even too; ${RANGE}`);
     } },
-    { name: "random float32 values", points: 2, run: (f) => property(fc.float(), async (x) => { await same(f, x, "compare with the cases above"); }, { numRuns: 500 }) },
+    { name: "random float32 values", points: 3, run: (f) => property(fc.float(), async (x) => { await same(f, x, "compare with the cases above"); }, { numRuns: 500 }) },
   ],
 });

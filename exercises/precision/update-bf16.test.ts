@@ -90,7 +90,7 @@ export default defineExercise({
         const w = await run(f, [1], Array.from({ length: 10 }, () => [0.001]), `the stub's example: ten updates of 0.001 to a weight of 1; ${SECTION}`);
         if (w[0] !== 1.0078125) fail(`ten calls of updateBf16 with update [0.001] from weights [1], carry [0] ended at weights [${w[0]}], expected [1.0078125] (1.01 is nearest to 1 + 2^−7)`, "every update is below half of bf16's spacing at 1; what rounding drops must be kept and added back");
     } },
-    { name: "updates below half a spacing still count, over many steps", points: 3, run: async (f) => {
+    { name: "updates below half a spacing still count, over many steps", points: 4, run: async (f) => {
         const hint = `a weight must follow the exact sum of its updates to within its own spacing; ${ACC}`;
         const cases: [number[], number[][]][] = [
           [[1, -3, 0.5, 100], Array.from({ length: 1000 }, () => [1e-4, 1e-4, -2e-5, 0.07])],
@@ -119,7 +119,7 @@ export default defineExercise({
         const w = f32([1, 1, -2, 0.5, 1024]), u = f32([0, 2 ** -9, 0, -(2 ** -12), 3]), c = f32([2 ** -7 * 0.75, 2 ** -9, -(2 ** -7), 2 ** -11, 5]);
         checkRules(w, u, c, await step(f, w, u, c, hint), hint);
     } },
-    { name: "each call: the nearest weight, nothing lost beyond the carry's rounding", points: 3, run: (f) => property(
+    { name: "each call: the nearest weight, nothing lost beyond the carry's rounding", points: 4, run: (f) => property(
         fc.array(fc.tuple(fc.integer({ min: -10, max: 10 }), fc.integer({ min: 1, max: 255 }), fc.integer({ min: -(2 ** 20), max: 2 ** 20 }), fc.integer({ min: -(2 ** 19), max: 2 ** 19 }), fc.integer({ min: 0, max: 28 })), { minLength: 1, maxLength: 16 }),
         async (rows) => {
           // w a bf16 value; u a float32 of up to |w|·2^−k (20 bits of it); c a bf16 value below half a spacing of w: w + u + c is exact in float64
@@ -148,14 +148,14 @@ export default defineExercise({
         const r = await step(f, w, u, c, "a tensor of a million weights", `updateBf16(a million weights, updates and zero carries)`);
         for (const i of [0, 1, 499_999, n - 1]) checkRules(w.subarray(i, i + 1), u.subarray(i, i + 1), c.subarray(i, i + 1), { weights: r.weights.subarray(i, i + 1), carry: r.carry.subarray(i, i + 1) }, "every element, the last one too");
     } },
-    { name: "training: the weights track the fp32-master run (≤ 0.5 %)", points: 4, run: async (f) => {
+    { name: "training: the weights track the fp32-master run (≤ 0.5 %)", points: 5, run: async (f) => {
         const got = await studentRun(f), want = masterRun();
         let d2 = 0, n2 = 0;
         want.weights.forEach((w, p) => w.forEach((x, i) => { d2 += (got.weights[p]![i]! - x) ** 2; n2 += x * x; }));
         const rel = Math.sqrt(d2 / n2);
         if (!(rel <= 0.005)) fail(`after 60 steps the bf16 weights are ${(100 * rel).toFixed(2)} % away from the fp32-master run's (relative L2 distance), more than 0.5 % (rounding alone: about 3 %)`, `what a weight cannot take this step must reach it later; ${SECTION}`);
     } },
-    { name: "training: the loss matches the fp32-master run's (last 10 steps within 0.002)", points: 3, run: async (f) => {
+    { name: "training: the loss matches the fp32-master run's (last 10 steps within 0.002)", points: 4, run: async (f) => {
         const got = meanLast10((await studentRun(f)).losses), want = meanLast10(masterRun().losses);
         if (!(Math.abs(got - want) <= 0.002)) fail(`the mean loss of the last 10 steps is ${got.toFixed(4)}, the fp32-master run's ${want.toFixed(4)}: ${Math.abs(got - want).toFixed(4)} apart, more than 0.002 (rounding alone: about 0.015)`, `the lost updates slow training down; ${SECTION}`);
     } },

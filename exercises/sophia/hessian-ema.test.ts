@@ -13,6 +13,7 @@ async function rangeError(f: typeof hessianEma, args: Parameters<typeof hessianE
 
 export default defineExercise({
   id: "11.2",
+  kind: "transcription",
   title: "update_hessian: the curvature EMA",
   chapter: "sophia",
   file: "exercises/sophia/hessian-ema.ts",
@@ -23,12 +24,12 @@ export default defineExercise({
     "Return Sophia's new curvature state from the old one and the estimator's gradient, as update_hessian in the authors' sophia.py computes it (β2 on the old state, no batch-size factor). Bad input throws a RangeError naming the field.",
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => { await expectSame(f, reference, [[1, 0], [2, -1], 0.9], { ...tol, hint: HINT }); } },
-    { name: "random vectors, negative and zero entries, β2 = 0", points: 2, run: (f) => property(
+    { name: "the stub's example", points: 2, run: async (f) => { await expectSame(f, reference, [[1, 0], [2, -1], 0.9], { ...tol, hint: HINT }); } },
+    { name: "random vectors, negative and zero entries, β2 = 0", points: 4, run: (f) => property(
         fc.record({ rows: fc.array(fc.tuple(fc.oneof(fc.constant(0), fc.double({ min: 0, max: 5, noNaN: true })), fc.oneof(fc.constant(0), fc.double({ min: -5, max: 5, noNaN: true }))), { minLength: 1, maxLength: 9 }), b: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 0.999, noNaN: true })) }),
         async ({ rows, b }) => { await expectSame(f, reference, [rows.map((r) => r[0]), rows.map((r) => r[1]), b], { ...tol, hint: `which of the two terms does β2 weight? ${HINT}` }); },
         { numRuns: 60 }) },
-    { name: "bad input names the field", points: 1, run: async (f) => {
+    { name: "bad input names the field", points: 2, run: async (f) => {
         await rangeError(f, [[0], [1], 1], /beta2/, "β2 = 1 would never update the state");
         await rangeError(f, [[0], [1], -0.1], /beta2/, "β2 must be in [0, 1)");
         await rangeError(f, [[0, 0], [1], 0.9], /gHat/, "lengths must match");

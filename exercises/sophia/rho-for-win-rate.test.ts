@@ -15,6 +15,7 @@ const rows = fc.array(fc.tuple(fc.integer({ min: -60, max: 60 }), fc.integer({ m
 
 export default defineExercise({
   id: "11.3",
+  kind: "concept",
   title: "the ρ that gives a win rate",
   chapter: "sophia",
   file: "exercises/sophia/rho-for-win-rate.ts",
@@ -51,7 +52,7 @@ export default defineExercise({
         await same(f, [0.1, 0.2], [1, 1], 1, 1, "target 1: every coordinate must win");
         await same(f, [0.1, 0.2], [1, 0], 1, 1, "target 1 with a coordinate that never wins: null");
     } },
-    { name: "random vectors", points: 3, run: (f) => property(fc.tuple(rows, fc.integer({ min: 1, max: 9 }), fc.constantFrom(0.05, 0.1, 0.25, 0.3, 0.5, 0.7, 1)),
+    { name: "random vectors", points: 4, run: (f) => property(fc.tuple(rows, fc.integer({ min: 1, max: 9 }), fc.constantFrom(0.05, 0.1, 0.25, 0.3, 0.5, 0.7, 1)),
         async ([r, bs, t]) => { await same(f, r.map((x) => x[0] / 10), r.map((x) => x[1] / 7), bs, t, `compare with the cases above; ${see}`); }, { numRuns: 200 }) },
     { name: "bad input: RangeError naming the field", points: 1, run: async (f) => {
         const hint = "the stub's contract lists the errors";

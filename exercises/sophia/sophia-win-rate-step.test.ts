@@ -84,41 +84,41 @@ export default defineExercise({
     "One SophiaG step as the authors' sophia.py does it, with ρ chosen anew at every step so that the share of coordinates whose update is not clipped (the code's train/win_rate) stays in [0.1, 0.5], the authors' advice for tuning ρ; config.rho when no ρ can. Graded on random steps (the win rate of your ρ, SophiaG's update with it, a million coordinates), then inside 40 steps of lib/nn's character model with GNB curvature: every step's win rate once the band can be reached, and a loss that follows the fixed-ρ run.",
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example", points: 2, run: async (f) => {
         await checkStep(f, [1, 1, 1], [0.1, 0.5, 0.3], [0, 0, 0], [1, 1, 0], { lr: 0.1, betas: [0, 0.99], weightDecay: 0, bs: 1 }, `the stub's example: one coordinate of three wins; ${HINT}`);
     } },
-    { name: "your ρ's win rate lies in the band", points: 3, run: (f) => property(
+    { name: "your ρ's win rate lies in the band", points: 5, run: (f) => property(
         fc.record({ rows: fc.array(fc.tuple(grid(-3, 3), grid(-2, 2), grid(-1, 1), grid(-0.5, 2)), { minLength: 1, maxLength: 30 }), bs: fc.integer({ min: 1, max: 64 }),
           band: fc.constantFrom([0.1, 0.5], [0.2, 0.3], [0, 0.2], [0.5, 1]) as fc.Arbitrary<[number, number]> }),
         async ({ rows, bs, band }) => {
           await checkStep(f, rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3]), { lr: 0.01, bs, winRate: band, weightDecay: 0.1, betas: [0.9, 0.99] },
             "sort the coordinates' thresholds |m|/(bs·h) (m the new first moment): a ρ between two of them sets how many win");
         }, { numRuns: 120 }) },
-    { name: "no ρ reaches the band: config.rho", points: 1, run: async (f) => {
+    { name: "no ρ reaches the band: config.rho", points: 2, run: async (f) => {
         const hint = "when no ρ gives a share in the band, the contract says to use config.rho";
         await checkStep(f, [1, 2, 3], [0.1, 0.2, 0.3], [0, 0, 0], [0, 0, 0], { rho: 0.07 }, `${hint}: h = 0 everywhere, before the first curvature refresh`);
         await checkStep(f, [1, 1, 1, 1], [1, 1, 1, 1], [0, 0, 0, 0], [1, 1, 1, 1], { betas: [0, 0.99], bs: 2, rho: 0.03 }, `${hint}: four equal thresholds, so 0 or 4 of 4 win, never 1 or 2`);
     } },
-    { name: "the strict test; h ≤ 0 never wins", points: 1, run: async (f) => {
+    { name: "the strict test; h ≤ 0 never wins", points: 2, run: async (f) => {
         await checkStep(f, [1, 1, 1, 1, 1], [0, 0.3, 0.2, 0.4, 0.1], [0, 0, 0, 0, 0], [0, 1, -1, 1, 1], { betas: [0, 0.99], bs: 1, winRate: [0.2, 0.2] }, "|m| < ρ·bs·h is strict, and a coordinate with h ≤ 0 is clipped for every ρ");
     } },
-    { name: "bad input names the field", points: 1, run: async (f) => {
+    { name: "bad input names the field", points: 2, run: async (f) => {
         const a: [number[], number[], number[], number[]] = [[1], [1], [0], [0]];
         for (const [c, re] of [[{ rho: 0 }, /rho/], [{ betas: [1, 0.99] }, /betas\[0\]/], [{ bs: 0 }, /bs/], [{ lr: -1 }, /lr/], [{ winRate: [0.5, 0.1] }, /winRate/], [{ winRate: [0, 1.5] }, /winRate/]] as const) {
           await expectThrows(f, [...a, c as WinRateConfig], re, { class: RangeError, hint: "the stub's contract lists the errors", name: "sophiaStepWithWinRate" });
         }
         await expectThrows(f, [[1, 2], [1, NaN], [0, 0], [0, 0], {}], /grad/, { class: RangeError, hint: "a NaN gradient must not reach the weights", name: "sophiaStepWithWinRate" });
     } },
-    { name: "training: every step's win rate in [0.1, 0.5] once reachable", points: 3, run: async (f) => {
+    { name: "training: every step's win rate in [0.1, 0.5] once reachable", points: 5, run: async (f) => {
         const r = await studentRun(f);
         const bad = r.rates.findIndex((w, s) => r.reachable[s] && (w < 0.1 || w > 0.5));
         if (bad >= 0) fail(`training with your step: at step ${bad} the win rate is ${r.rates[bad]!.toFixed(4)}, outside [0.1, 0.5] (the fixed ρ = 0.05 of the reference gives ${(fixedRun ??= await train(null)).rates[bad]!.toFixed(4)})`, HINT);
     } },
-    { name: "training: the loss follows the fixed-ρ run (last 10 steps within 0.08)", points: 2, run: async (f) => {
+    { name: "training: the loss follows the fixed-ρ run (last 10 steps within 0.08)", points: 4, run: async (f) => {
         const mine = meanLast10((await studentRun(f)).losses), fixed = meanLast10((fixedRun ??= await train(null)).losses);
         if (!(Math.abs(mine - fixed) <= 0.08)) fail(`the mean loss of the last 10 steps is ${mine.toFixed(4)}, the fixed-ρ run's ${fixed.toFixed(4)}: more than 0.08 apart`, `a ρ in the band changes how many coordinates are clipped, not the direction of the steps; ${HINT}`);
     } },
-    { name: "300,000 coordinates", points: 1, run: async (f) => {
+    { name: "300,000 coordinates", points: 2, run: async (f) => {
         const n = 300_000; // above what a spread into a call's arguments takes (about 120,000 here)
         const theta = largeArray(n, 31), grad = largeArray(n, 32, (_i, r) => (r() - 0.5) * 1e-2), m = new Array<number>(n).fill(0), h = largeArray(n, 33, (_i, r) => (r() < 0.1 ? 0 : r() * 1e-6));
         await checkStep(f, theta, grad, m, h, { bs: 512 }, "300,000 coordinates: sort their thresholds, no spread into Math.min/Math.max", "sophiaStepWithWinRate(300,000 coordinates, bs 512)");

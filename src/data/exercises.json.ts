@@ -28,6 +28,8 @@ const out = await Promise.all(graders.map(async ({ exercise: e }) => ({
   points: totalPoints(e),
   checks: e.checks.map((c) => ({ name: c.name, points: c.points })),
   build: e.build === true,
+  /** What solving it asks: "transcription", "concept", or "build" (exercises/README.md, "Points"). */
+  kind: e.build ? "build" : e.kind ?? null,
   section: e.section ?? null,
   sectionTitle: await sectionTitle(e.chapter, e.section),
   /** What a student must not read before solving (the reference in lib/). */
