@@ -41,7 +41,7 @@ export interface EstimateFlags {
 function fromStrategy(s: FsdpStrategy | "HYBRID_SHARD_ZERO2", offload: boolean, dp: number, notes: string[]): { zeroStage: 0 | 2 | 3; offload: Offload } {
   if (s === "HYBRID_SHARD" || s === "HYBRID_SHARD_ZERO2") throw new RangeError(`${s} shards inside a node and replicates across nodes; the estimate shards over all data-parallel GPUs: use FULL_SHARD with --gpus set to one node`);
   const m = fsdpToZero(s, dp);
-  const stage = (m.stage === 3 && !m.reshardAfterForward ? 2 : m.stage) as 0 | 2 | 3;
+  const stage = m.zeroAnalogue as 0 | 2 | 3;
   if (!offload) return { zeroStage: stage, offload: "none" };
   if (stage === 0) throw new RangeError("NO_SHARD with CPU offload is not modelled: the estimate offloads with ZeRO stages 1–3 only");
   if (stage === 2) { notes.push("SHARD_GRAD_OP with CPU offload: counted as ZeRO-2 with the optimizer offloaded (FSDP also keeps the parameter shards on the CPU between steps)"); return { zeroStage: 2, offload: "optimizer" }; }
