@@ -29,3 +29,4 @@ export { readHfFsdpConfig, strToBool, type HfFsdpConfig } from "./hfFsdpConfig.j
 export { readAccelerateConfig, type AccelerateSetup } from "./readAccelerateConfig.js";
 export { fsdpWords } from "./parseHfTrainerArgs.js";
 export { type AioConfig } from "./parseDeepSpeedConfig.js";
+export { summarizeConfig, type ConfigKind, type ConfigSummary } from "./summarizeConfig.js";
