@@ -55,9 +55,9 @@ describe("readMegatronLaunch(text) against Megatron-LM's rules (arguments.py at 
 
   it("refuses what Megatron refuses, naming the flag", () => {
     const bad: [string, RegExp][] = [
-      [`${gpt} --tensor-model-parallel-size 3`, /--num-attention-heads \(16\) must be a multiple of --tensor-model-parallel-size \(3\)/],
+      [`${gpt} --tensor-model-parallel-size 3`, /--tensor-model-parallel-size 3: numHeads \(16\) must be divisible by T \(3\)/],
       [`${gpt} --pipeline-model-parallel-size 5`, /--num-layers \(24\) must be divisible by --pipeline-model-parallel-size \(5\)/],
-      [`${gpt} --tensor-model-parallel-size 8 --group-query-attention --num-query-groups 3 --num-attention-heads 24 --hidden-size 3072`, /--num-query-groups \(3\) must be a multiple or divisor of --tensor-model-parallel-size \(8\)/],
+      [`${gpt} --tensor-model-parallel-size 8 --group-query-attention --num-query-groups 3 --num-attention-heads 24 --hidden-size 3072`, /--tensor-model-parallel-size 8: numKvHeads \(3\) must be a multiple or a divisor of T \(8\)/],
       [`${gpt} --global-batch-size 20`, /global batch size \(20\) is not divisible by micro batch size \(4\) times data parallel size \(8\)/],
       [`${gpt} --seq-length 4096`, /--seq-length \(4096\) must be at most --max-position-embeddings \(2048\)/],
       [`${gpt} --bf16 --fp16`, /--bf16 and --fp16 exclude each other/],

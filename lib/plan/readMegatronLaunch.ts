@@ -6,6 +6,7 @@
  */
 import type { ModelArch } from "../memory/index.js";
 import { shellFlags, type ShellFlag } from "./shellFlags.js";
+import { checkTensorParallelSize } from "../tensor-parallel/config.js";
 
 /** What a Megatron launch trains, and how. */
 export interface MegatronLaunch {
@@ -49,7 +50,7 @@ const MODELLED = ["--tensor-model-parallel-size", "--pipeline-model-parallel-siz
  * required --num-layers, --hidden-size, --num-attention-heads, --max-position-embeddings, --micro-batch-size (and --seq-length here);
  * --ffn-hidden-size defaults to 4h, or int(4h·2/3 / 64)·64 with --swiglu; --kv-channels to h/a;
  * --num-query-groups counts only with --group-query-attention, whose default is 1 group;
- * heads must be a multiple of t, query groups a multiple or a divisor of t; layers a multiple of p;
+ * T by the course's one rule (checkTensorParallelSize: heads, FFN and query groups, multiple or divisor); layers a multiple of p;
  * the world a multiple of t·p·cp; the global batch (default micro × DP) a multiple of micro × DP;
  * --seq-length ≤ --max-position-embeddings, and a multiple of 2·cp when cp > 1; --bf16 and --fp16 exclude
  * each other, neither is fp32; --sequence-parallel is dropped when t = 1; position embeddings are
@@ -104,7 +105,6 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
   const mbs = int("--micro-batch-size");
   if (seqLen > maxPos) throw new RangeError(`--seq-length (${seqLen}) must be at most --max-position-embeddings (${maxPos}) (Megatron: "max_position_embeddings (${maxPos}) must be greater than or equal to seq_length (${seqLen}).")`);
   if (cp > 1 && seqLen % (2 * cp) !== 0) throw new RangeError(`--seq-length (${seqLen}) must be a multiple of 2 × --context-parallel-size (${2 * cp})`);
-  if (a % t !== 0) throw new RangeError(`--num-attention-heads (${a}) must be a multiple of --tensor-model-parallel-size (${t})`);
   if (L % p !== 0) throw new RangeError(`--num-layers (${L}) must be divisible by --pipeline-model-parallel-size (${p}) (Megatron: "Number of layers should be divisible by the pipeline-model-parallel size")`);
   const swiglu = on("--swiglu");
   const ffn = int("--ffn-hidden-size", swiglu ? Math.floor((4 * h * 2) / 3 / 64) * 64 : 4 * h);
@@ -116,7 +116,8 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
   const groups = gqa ? int("--num-query-groups", 1) : a;
   if (gqa && !on("--num-query-groups")) notes.push("--group-query-attention without --num-query-groups: its default is 1 group (multi-query attention)");
   if (a % groups !== 0) throw new RangeError(`--num-attention-heads (${a}) must be a multiple of --num-query-groups (${groups})`);
-  if (groups % t !== 0 && t % groups !== 0) throw new RangeError(`--num-query-groups (${groups}) must be a multiple or divisor of --tensor-model-parallel-size (${t}) (TransformerConfig)`);
+  // The course's one rule for T (lib/tensor-parallel), Megatron's at d98e8a6.
+  try { checkTensorParallelSize({ numHeads: a, numKvHeads: groups, hiddenSize: h, ffnHiddenSize: ffn, headDim }, t); } catch (e) { throw new RangeError(`--tensor-model-parallel-size ${t}: ${(e as Error).message}`); }
   const vocab = readVocab(str, int, t, notes);
   const norm = str("--normalization") ?? "LayerNorm";
   if (norm !== "LayerNorm" && norm !== "RMSNorm") throw new RangeError(`--normalization must be LayerNorm or RMSNorm, got ${JSON.stringify(norm)}`);
