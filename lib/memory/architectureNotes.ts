@@ -33,6 +33,6 @@ export function architectureNotes(arch: ModelArch): string[] {
   }
   if (arch.mla) notes.push(`attention is multi-head latent attention (kv_lora_rank ${arch.mla.kvLoraRank}): its activations are counted as standard attention with ${arch.numHeads} heads`);
   else if (arch.headDim * arch.numHeads !== arch.hiddenSize) notes.push(`head_dim ${arch.headDim} × ${arch.numHeads} heads = ${arch.headDim * arch.numHeads} ≠ hidden_size ${arch.hiddenSize}: the parameter count uses head_dim; the activation formula assumes a·d = h`);
-  if (arch.mtpModules) notes.push(`${arch.mtpModules} multi-token-prediction module${arch.mtpModules > 1 ? "s" : ""} (${b(p.mtp)} parameters besides the shared embedding and head) stored with the weights are not in the count: transformers' ${arch.decoderLayerClass ?? "model"} class leaves them out; training with MTP adds them`);
+  if (arch.mtpModules) notes.push(`the weights also store ${arch.mtpModules} multi-token-prediction module${arch.mtpModules > 1 ? "s" : ""} (${b(p.mtp)} parameters besides the embedding and head ${arch.mtpModules > 1 ? "they share" : "it shares"}): not in the count, as transformers' ${arch.modelType} model does not build ${arch.mtpModules > 1 ? "them" : "it"}; training with MTP adds ${arch.mtpModules > 1 ? "them" : "it"}`);
   return notes;
 }

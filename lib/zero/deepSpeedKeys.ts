@@ -106,8 +106,8 @@ export interface LegacyKey {
  */
 export const LEGACY_KEYS: Readonly<Record<string, LegacyKey>> = {
   bfloat16: { block: "", replacement: "bf16", effect: "read as bf16 when bf16 is absent (no warning; bf16 wins when both are given)" },
-  cpu_offload: { block: "zero_optimization", replacement: "offload_optimizer", effect: "true → offload_optimizer {device: cpu} (deprecated)" },
-  cpu_offload_param: { block: "zero_optimization", replacement: "offload_param", effect: "true → offload_param {device: cpu} (deprecated)" },
+  cpu_offload: { block: "zero_optimization", replacement: "offload_optimizer", effect: "true → offload_optimizer {device: cpu}" },
+  cpu_offload_param: { block: "zero_optimization", replacement: "offload_param", effect: "true → offload_param {device: cpu}" },
   cpu_offload_use_pin_memory: { block: "zero_optimization", replacement: "offload_param or offload_optimizer pin_memory", effect: "a warning only: it sets nothing (deprecated, set_new_param False)" },
-  stage3_gather_fp16_weights_on_model_save: { block: "zero_optimization", replacement: "stage3_gather_16bit_weights_on_model_save", effect: "copied to gather_16bit_weights_on_model_save (deprecated)" },
+  stage3_gather_fp16_weights_on_model_save: { block: "zero_optimization", replacement: "stage3_gather_16bit_weights_on_model_save", effect: "copied to gather_16bit_weights_on_model_save" },
 };

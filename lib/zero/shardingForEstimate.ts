@@ -101,7 +101,8 @@ export function shardingForEstimate(o: EstimateFlags & { deepspeed?: string; fsd
   if (ds.precision === "fp32" && !o.precision) notes.push("the config enables neither fp16 nor bf16, so DeepSpeed trains in fp32; give --precision bf16 to model the Trainer's --bf16 (which adds a bf16 block)");
   return {
     zeroStage: ds.stage, precision: ds.precision, offload, microBatch: ds.microBatchPerGpu,
-    notes: [`--deepspeed: stage ${ds.stage}, ${ds.precision}, offload ${offload}, train_batch_size ${ds.trainBatchSize} = ${ds.microBatchPerGpu} × ${ds.gradientAccumulationSteps} × ${ds.dataParallelSize}`, ...ds.notes, ...notes],
+    notes: [`--deepspeed: stage ${ds.stage}, ${ds.precision}, offload ${offload}, train_batch_size ${ds.trainBatchSize} = ${ds.microBatchPerGpu} × ${ds.gradientAccumulationSteps} × ${ds.dataParallelSize}`,
+      ...ds.notes.filter((n) => !(notes.length && n.startsWith("neither fp16 nor bf16"))), ...notes],
   };
 }
 
