@@ -123,7 +123,7 @@ export default defineExercise<F>({
   build: true,
   section: "the-transformer-mlp-on-t-ranks",
   checks: [
-    { name: "worked example (T = 1)", points: 1, run: async (f) => {
+    { name: "worked example (T = 1)", points: 2, run: async (f) => {
         const s: MlpShard = { W1: Float32Array.of(0), b1: Float32Array.of(0), W2: Float32Array.of(1), b2: Float32Array.of(0.5), dW1: new Float32Array(1), db1: new Float32Array(1), dW2: new Float32Array(1), db2: new Float32Array(1) };
         const { g } = group(1);
         const r = await callSafely(f, [g, [s], Float32Array.of(2), Float32Array.of(1), { N: 1, h: 1, H: 1 }], { name: "tpMlpForwardBackward", mutatesArguments: true });
@@ -133,10 +133,10 @@ export default defineExercise<F>({
         close("dW1", s.dW1, Float32Array.of(2), c, "dW1 = xᵀ·du with du = (dy·W2ᵀ) ⊙ (1 − a²)");
         close("db2", s.db2, Float32Array.of(1), c, "db2 sums dy over the rows");
     } },
-    { name: "forward output equals one device", points: 2, run: async (f) => {
+    { name: "forward output equals one device", points: 5, run: async (f) => {
         for (const c of CASES) { const { out, want } = await runCase(f, c); close("y", out?.y, want.y, c, `each rank's partial product x·W1_r → tanh → ·W2_r is summed once; b2 is added once, after the sum (${HINT})`); }
     } },
-    { name: "input gradient and weight gradients equal one device", points: 2, run: async (f) => {
+    { name: "input gradient and weight gradients equal one device", points: 4, run: async (f) => {
         for (const c of CASES) {
           const { out, want, shards } = await runCase(f, c);
           close("dx", out?.dx, want.dx, c, `every rank holds only part of dx: f sums the ranks' partial input gradients (${HINT})`);
@@ -146,7 +146,7 @@ export default defineExercise<F>({
           for (const s of shards) close("db2", s.db2, want.db2, c, "every rank's copy of b2 gets the full gradient Σ_rows dy");
         }
     } },
-    { name: "random shapes and T", points: 1, run: (f) => property(
+    { name: "random shapes and T", points: 2, run: (f) => property(
         fc.record({ T: fc.integer({ min: 1, max: 6 }), N: fc.integer({ min: 1, max: 7 }), h: fc.integer({ min: 1, max: 6 }), k: fc.integer({ min: 1, max: 3 }), seed: fc.integer({ min: 0, max: 1e6 }) }),
         async ({ T, N, h, k, seed }) => {
           const c = { T, N, h, H: k * T, seed };
@@ -156,7 +156,7 @@ export default defineExercise<F>({
           close("dW1 (shards side by side)", concatColumns(shards.map((s) => s.dW1), h), want.dW1, c, HINT);
           close("dW2 (shards stacked)", concatRows(shards.map((s) => s.dW2)), want.dW2, c, HINT);
         }, { numRuns: 25 }) },
-    { name: "collective log: one all-reduce of (N, h) forward, one backward", points: 1, run: async (f) => {
+    { name: "collective log: one all-reduce of (N, h) forward, one backward", points: 2, run: async (f) => {
         for (const c of CASES) {
           const { comm } = await runCase(f, c);
           const want = 2 * 2 * (c.T - 1) * c.N * c.h * 4;
@@ -166,7 +166,7 @@ export default defineExercise<F>({
           }
         }
     } },
-    { name: "T does not divide H; shards not one per rank", points: 1, run: async (f) => {
+    { name: "T does not divide H; shards not one per rank", points: 2, run: async (f) => {
         const expectRange = async (args: Parameters<F>, re: RegExp) => {
           try { await f(...args); } catch (e) {
             if (isNotImplemented(e)) throw e;
@@ -180,7 +180,7 @@ export default defineExercise<F>({
         await expectRange([group(4).g, [...sh, ...sh, ...sh, ...sh], new Float32Array(2), new Float32Array(2), { N: 1, h: 2, H: 6 }], /^H \(6\) must be divisible by T \(4\)$/);
         await expectRange([group(2).g, sh, new Float32Array(2), new Float32Array(2), { N: 1, h: 2, H: 6 }], /^shards must hold one shard per rank \(T = 2\), got 1$/);
     } },
-    { name: "trains to the same weights as one device (T = 2, 4)", points: 3, run: async (f) => {
+    { name: "trains to the same weights as one device (T = 2, 4)", points: 7, run: async (f) => {
         for (const T of [2, 4]) {
           const { maxDiff, losses } = await trainWith(f, T, 8);
           const bad = losses.findIndex(([a, b]) => !(Math.abs(a - b) <= 1e-4));

@@ -14,6 +14,7 @@ async function rangeError(f: F, args: Parameters<F>, re: RegExp): Promise<void> 
 
 export default defineExercise<F>({
   id: "6.3",
+  kind: "transcription",
   title: "valid tensor-parallel sizes of a config",
   chapter: "tensor-parallel",
   file: "exercises/tensor-parallel/valid-tp.ts",
@@ -25,7 +26,7 @@ export default defineExercise<F>({
   section: "which-t-fit-a-model",
   checks: [
     { name: "worked example (Llama-2-13B)", points: 1, run: async (f) => { await same(f, [{ numHeads: 40, hiddenSize: 5120, ffnHiddenSize: 13824 }]); } },
-    { name: "real configs (Llama-2-7B, 70B, Mistral-7B)", points: 2, run: async (f) => {
+    { name: "real configs (Llama-2-7B, 70B, Mistral-7B)", points: 3, run: async (f) => {
         await same(f, [{ numHeads: 32, hiddenSize: 4096, ffnHiddenSize: 11008 }], "Llama-2-7B: 11008 = 2⁸·43");
         await same(f, [{ numHeads: 64, numKvHeads: 8, hiddenSize: 8192, ffnHiddenSize: 28672 }], "Llama-2-70B: 8 KV heads; since Megatron commit f7dfb99, T = 16, 32, 64 are accepted (the QKV activation is all-gathered)");
         await same(f, [{ numHeads: 32, numKvHeads: 8, hiddenSize: 4096, ffnHiddenSize: 14336 }, 8], "Mistral-7B up to one node (maxT = 8)");

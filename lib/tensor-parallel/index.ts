@@ -21,6 +21,8 @@ export { TensorParallelMlp, type MlpWeights } from "./TensorParallelMlp.js";
 export { attentionForward, attentionBackward, type AttentionShape, type AttentionWeights, type AttentionGrads } from "./attention.js";
 export { tensorParallelAttentionForward, tensorParallelAttentionBackward, type TpAttentionGrads } from "./tensorParallelAttention.js";
 export { fuseQkv, unfuseQkv, fusedQkvWidth, splitQkvGroups, joinQkvGroups } from "./fusedQkv.js";
+export { tpSizesForPaddedVocab } from "./tpSizesForPaddedVocab.js";
+export { tpBytesByCollective, tpSetupsFromBytes, type CollectiveBytes, type TpBytes, type TpLayer, type TpSetup } from "./tpSetupsFromBytes.js";
 export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, tpModelConfig, GQA_RULE_VERSION, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig, type GqaRule, type TpRuleOptions } from "./config.js";
 export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
