@@ -19,6 +19,7 @@ const situation = fc.integer({ min: 1, max: 14 }).chain((n) => fc.record({
 
 export default defineExercise<F>({
   id: "9.4",
+  kind: "transcription",
   title: "Gemini auto: which chunks to evict",
   chapter: "offload",
   section: "warm-up-statistics-and-placement",
@@ -29,14 +30,14 @@ export default defineExercise<F>({
   solution: ["lib/offload/chooseEvictions.ts"],
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => { await expectSame(f, reference, [{ onGpu: [0, 1, 2], need: [3], nextUse: [5, 1, 3, 2], chunkBytes: 10, budgetBytes: 30 }], { hint: HINT }); } },
-    { name: "random situations, unsorted, with ties", points: 2, run: (f) => property(situation, async (x) => {
+    { name: "the stub's example", points: 2, run: async (f) => { await expectSame(f, reference, [{ onGpu: [0, 1, 2], need: [3], nextUse: [5, 1, 3, 2], chunkBytes: 10, budgetBytes: 30 }], { hint: HINT }); } },
+    { name: "random situations, unsorted, with ties", points: 3, run: (f) => property(situation, async (x) => {
         let throws = false;
         try { lib(x); } catch { throws = true; }
         if (throws) await expectThrows(f, [x], /^Adjust layout failed: need \d+ chunks \(\d+ bytes\), budget -?\d+ bytes$/, { class: RangeError, hint: `${HINT}: when evicting everything allowed is not enough` });
         else await expectSame(f, reference, [x], { hint: `${HINT}: count the missing needed chunks; farthest next use first, higher index on a tie; stop as soon as it fits` });
       }, { numRuns: 150 }) },
-    { name: "nothing to evict, and never a needed chunk", points: 1, run: async (f) => {
+    { name: "nothing to evict, and never a needed chunk", points: 2, run: async (f) => {
         await expectSame(f, reference, [{ onGpu: [2, 0], need: [0], nextUse: [1, 9, 9], chunkBytes: 7, budgetBytes: 14 }], { hint: "everything fits: evict nothing" });
         await expectSame(f, reference, [{ onGpu: [0, 1], need: [0, 1, 2], nextUse: [9, 9, 1], chunkBytes: 4, budgetBytes: 12 }], { hint: "the missing chunk fits beside the two on the GPU" });
         await expectSame(f, reference, [{ onGpu: [3, 0, 1], need: [1], nextUse: [2, 1, 1, 2], chunkBytes: 5, budgetBytes: 10 }], { hint: "a tie on next use: the higher index goes first" });

@@ -9,6 +9,7 @@ const HINT = "the chapter's section \"The offload timeline\": what crosses each 
 
 export default defineExercise<F>({
   id: "9.1",
+  kind: "concept",
   title: "bytes over PCIe and NVMe per step",
   chapter: "offload",
   section: "the-offload-timeline",
@@ -19,21 +20,21 @@ export default defineExercise<F>({
   solution: ["lib/offload/simulateOffloadStep.ts"],
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => { await expectSame(f, reference, [{ numLayers: 1, hiddenSize: 1 }], { hint: HINT }); } },
-    { name: "optimizer offload, defaults omitted, sizes that divide nothing", points: 1, run: (f) => property(
+    { name: "the stub's example", points: 2, run: async (f) => { await expectSame(f, reference, [{ numLayers: 1, hiddenSize: 1 }], { hint: HINT }); } },
+    { name: "optimizer offload, defaults omitted, sizes that divide nothing", points: 2, run: (f) => property(
         fc.record({ numLayers: fc.integer({ min: 1, max: 97 }), hiddenSize: fc.integer({ min: 1, max: 5001 }) }),
         async (p) => { await expectSame(f, reference, [p], { hint: HINT }); }, { numRuns: 40 }) },
-    { name: "ZeRO-3 parameter offload and the NVMe tier", points: 2, run: (f) => property(
+    { name: "ZeRO-3 parameter offload and the NVMe tier", points: 4, run: (f) => property(
         fc.record({
           numLayers: fc.integer({ min: 1, max: 61 }), hiddenSize: fc.integer({ min: 1, max: 3333 }), stage: fc.constant(3 as const),
           offloadOptimizer: fc.constantFrom("cpu" as const, "nvme" as const), offloadParam: fc.constantFrom("none" as const, "cpu" as const, "nvme" as const),
         }),
         async (p) => { await expectSame(f, reference, [p], { hint: `${HINT}; a parameter offloaded by ZeRO-3 is needed by forward and again by backward` }); }, { numRuns: 60 }) },
-    { name: "no offload moves nothing", points: 1, run: async (f) => {
+    { name: "no offload moves nothing", points: 2, run: async (f) => {
         await expectSame(f, reference, [{ numLayers: 7, hiddenSize: 333, offloadOptimizer: "none" }], { hint: "with everything on the GPU, nothing crosses PCIe" });
         await expectSame(f, reference, [{ numLayers: 3, hiddenSize: 65, stage: 1, offloadOptimizer: "nvme" } as OffloadPlacement], { hint: HINT });
     } },
-    { name: "bad input names the field", points: 1, run: async (f) => {
+    { name: "bad input names the field", points: 2, run: async (f) => {
         await expectThrows(f, [{ numLayers: 2, hiddenSize: 8, offloadParam: "cpu" }], /^offloadParam "cpu" needs stage 3 \(zero_optimization\.stage\), got stage 2$/, { class: RangeError, hint: "offload_param is a ZeRO-3 option" });
         await expectThrows(f, [{ numLayers: 2, hiddenSize: 8, stage: 3, offloadParam: "nvme", offloadOptimizer: "none" }], /^offloadParam "nvme" needs offloadOptimizer "cpu" or "nvme", got "none"$/, { class: RangeError, hint: "the contract's second error" });
         await expectThrows(f, [{ numLayers: 0, hiddenSize: 8 }], /^numLayers must be an integer >= 1, got 0$/, { class: RangeError });

@@ -21,6 +21,17 @@ export interface OffloadPlacement {
  * gradients on the GPU side; fp32 master, momentum and variance wherever the optimizer lives). Count
  * the bytes that cross each link in one step, as the chapter's timeline moves them: host → device
  * (`h2d`), device → host (`d2h`), and NVMe reads and writes. Nothing is cached between uses.
+ * Convention (the chapter's simulator, `simulateOffloadStep`), with ψ = 12h² parameters per layer:
+ * - optimizer on the CPU or NVMe: each layer's fp16 gradients go to the CPU (2ψ bytes) and its
+ *   updated fp16 parameters come back (2ψ), unless the parameters themselves are offloaded;
+ * - parameters offloaded (ZeRO-3, `offloadParam` "cpu" or "nvme"): each layer's fp16 parameters are
+ *   copied to the GPU before its forward and again before its backward (2 × 2ψ), and the updated
+ *   parameters stay on the host;
+ * - the NVMe tier: `offloadOptimizer: "nvme"` reads each layer's optimizer states (fp32 master,
+ *   momentum and variance, 12ψ bytes) from NVMe before its Adam step and writes them back after it;
+ *   `offloadParam: "nvme"` reads a layer's fp16 parameters from NVMe before each copy to the GPU
+ *   (twice per step) and writes them once, after the update;
+ * - no offload: nothing crosses any link.
  *
  * Errors (RangeError, message as in the chapter's simulator): offloading parameters without ZeRO-3,
  * `offloadParam "cpu" needs stage 3 (zero_optimization.stage), got stage 2`; offloading parameters

@@ -49,10 +49,10 @@ export default defineExercise<F>({
   solution: ["lib/offload/offloadStep.ts"],
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example", points: 2, run: async (f) => {
         await expectSame(f, reference, [fresh([[1]]), [Float32Array.of(0.5)], { lr: 0.1, weightDecay: 0 }], { hint: HINT });
     } },
-    { name: "the master follows AdamW; the GPU gets its fp16 rounding", points: 2, run: (f) => property(
+    { name: "the master follows AdamW; the GPU gets its fp16 rounding", points: 5, run: (f) => property(
         fc.record({ xs: fc.array(vec, { minLength: 1, maxLength: 3 }), t: fc.integer({ min: 0, max: 50 }), lr: fc.integer({ min: 1, max: 100 }).map((v) => v / 1000), wd: fc.constantFrom(0, 0.01, 0.1) }),
         async ({ xs, t, lr, wd }) => {
           const s = fresh(xs, t);
@@ -61,18 +61,18 @@ export default defineExercise<F>({
           const g = xs.map((x) => Float32Array.from(x, (v) => f16(v / 7 - 0.1)));
           await expectSame(f, reference, [s, g, { lr, weightDecay: wd }], { hint: `round the parameters you send to fp16, never the master; AdamW's bias correction uses t + 1: ${HINT}` });
         }, { numRuns: 60 }) },
-    { name: "the delayed update and its warm-up", points: 2, run: (f) => property(
+    { name: "the delayed update and its warm-up", points: 5, run: (f) => property(
         fc.record({ xs: fc.array(vec, { minLength: 1, maxLength: 3 }), t: fc.integer({ min: 0, max: 6 }), warm: fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }) }),
         async ({ xs, t, warm }) => {
           const g = xs.map((x) => Float32Array.from(x, (v) => f16(v / 3)));
           const c: CpuStepConfig = warm === undefined ? { dpu: true, lr: 0.05 } : { dpu: true, dpuWarmupSteps: warm, lr: 0.05 };
           await expectSame(f, reference, [fresh(xs, t), g, c], { hint: `with DPU the GPU gets the update before this one, except during the warm-up: ${HINT}` });
         }, { numRuns: 60 }) },
-    { name: "bad input names the field", points: 1, run: async (f) => {
+    { name: "bad input names the field", points: 2, run: async (f) => {
         await expectThrows(f, [fresh([[1], [2]]), [Float32Array.of(1)], {}], /^grads16 must have one tensor per parameter \(2\), got 1$/, { class: RangeError, hint: "one gradient per parameter" });
         await expectThrows(f, [fresh([[1]]), [Float32Array.of(1)], { dpu: true, dpuWarmupSteps: -1 }], /^dpuWarmupSteps must be an integer >= 0, got -1$/, { class: RangeError });
     } },
-    { name: "trains lib/nn's model like the reference (30 steps, synchronous)", points: 2, run: async (f) => { await compareRun(f, { lr: 1e-2 }, "without DPU"); } },
-    { name: "trains lib/nn's model like the reference (30 steps, DPU after 5)", points: 2, run: async (f) => { await compareRun(f, { lr: 1e-2, dpu: true, dpuWarmupSteps: 5 }, "with DPU after 5 warm-up steps"); } },
+    { name: "trains lib/nn's model like the reference (30 steps, synchronous)", points: 5, run: async (f) => { await compareRun(f, { lr: 1e-2 }, "without DPU"); } },
+    { name: "trains lib/nn's model like the reference (30 steps, DPU after 5)", points: 5, run: async (f) => { await compareRun(f, { lr: 1e-2, dpu: true, dpuWarmupSteps: 5 }, "with DPU after 5 warm-up steps"); } },
   ],
 });

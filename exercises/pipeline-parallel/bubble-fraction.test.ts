@@ -30,6 +30,7 @@ async function expectRangeError<G extends (...a: never[]) => unknown>(f: G, args
 
 export default defineExercise<F>({
   id: "7.3",
+  kind: "transcription",
   title: "bubble fraction from events",
   chapter: "pipeline-parallel",
   section: "measuring-the-bubble",
@@ -40,20 +41,20 @@ export default defineExercise<F>({
     "From a step's timed passes (any order, any schedule, unequal stages), return (step time − ideal time) / ideal time, where the ideal time is the busiest stage's compute time. Empty input or a bad start/end: RangeErrors naming the event.",
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example", points: 2, run: async (f) => {
         await same(f, events("naive", 2, 1, 1), "one micro-batch on two stages: each stage idles half the step");
     } },
-    { name: "equal stages: the closed forms", points: 1, run: (f) =>
+    { name: "equal stages: the closed forms", points: 2, run: (f) =>
         property(fc.tuple(fc.constantFrom<ScheduleName>("gpipe", "1f1b", "interleaved"), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 3 })), async ([name, p, m, v]) => {
           const es = events(name, p, m, v);
           await expectSame(f, (() => closedFormBubble(name, p, name === "interleaved" ? m * p : m, name === "interleaved" ? v : 1)) as F, [es], { tol: { abs: 1e-9, rel: 1e-9 }, hint: "see the section on measuring the bubble", name: "bubbleFractionOf" });
         }, { numRuns: 60 }) },
-    { name: "unequal stages, W passes, shuffled events", points: 1, run: (f) =>
+    { name: "unequal stages, W passes, shuffled events", points: 2, run: (f) =>
         property(fc.tuple(fc.constantFrom<ScheduleName>("gpipe", "1f1b", "zb-h1", "naive"), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 8 }), fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 10, maxLength: 10 }), fc.integer()), async ([name, p, m, r, seed]) => {
           const t = { forward: r.slice(0, p), backward: r.slice(5, 5 + p), weight: r.slice(0, p).map((x) => x / 2), sendMs: 0.5 };
           await same(f, shuffle(events(name, p, m, 1, t), seed), "the ideal time is the busiest stage's compute time; the events are not sorted");
         }, { numRuns: 80 }) },
-    { name: "bad input", points: 1, run: async (f) => {
+    { name: "bad input", points: 2, run: async (f) => {
         const es = events("gpipe", 2, 2, 1);
         await expectRangeError(f, [[]], /^events must not be empty$/);
         await expectRangeError(f, [es.map((e, i) => (i === 3 ? { ...e, start: -1 } : e))], /^events\[3\]\.start must be a finite number >= 0, got -1$/);

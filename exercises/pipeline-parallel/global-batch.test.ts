@@ -15,6 +15,7 @@ async function expectRangeError<G extends (...a: never[]) => unknown>(f: G, args
 
 export default defineExercise<F>({
   id: "7.1",
+  kind: "transcription",
   title: "global batch bookkeeping",
   chapter: "pipeline-parallel",
   section: "micro-batches-and-the-global-batch",
@@ -25,22 +26,22 @@ export default defineExercise<F>({
     "Global batch = micro-batch × accumulation steps (m) × data-parallel size, as DeepSpeed checks train_batch_size. Given the data-parallel size and two of the other three, derive the third when it divides exactly; given all three, check them. Errors are RangeErrors that name the field or the mismatch (messages in the stub).",
   reference: ref,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example", points: 2, run: async (f) => {
         await same(f, { trainBatchSize: 512, microBatchSize: 4, dataParallelSize: 8 }, "512 samples over 8 replicas of 4-sample micro-batches");
     } },
-    { name: "derives any missing field", points: 1, run: (f) =>
+    { name: "derives any missing field", points: 2, run: (f) =>
         property(fc.tuple(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 32 }), fc.integer({ min: 0, max: 3 })), async ([b, a, d, which]) => {
           const full = { trainBatchSize: b * a * d, microBatchSize: b, gradientAccumulationSteps: a, dataParallelSize: d };
           const c: Parameters<F>[0] = { ...full };
           if (which === 0) delete c.trainBatchSize; else if (which === 1) delete c.microBatchSize; else if (which === 2) delete c.gradientAccumulationSteps;
           await same(f, c, HINT);
         }, { numRuns: 120 }) },
-    { name: "names the mismatch", points: 1, run: async (f) => {
+    { name: "names the mismatch", points: 2, run: async (f) => {
         await expectRangeError(f, [{ trainBatchSize: 16, microBatchSize: 2, gradientAccumulationSteps: 4, dataParallelSize: 4 }], /^trainBatchSize is not equal to microBatchSize \* gradientAccumulationSteps \* dataParallelSize: 16 != 2 \* 4 \* 4$/, "all three given: check the product, do not pick two");
         await expectRangeError(f, [{ trainBatchSize: 10, microBatchSize: 2, dataParallelSize: 4 }], /^trainBatchSize = 10 is not divisible by microBatchSize \* dataParallelSize = 2 \* 4$/, "a missing field must divide exactly; never round");
         await expectRangeError(f, [{ trainBatchSize: 96, gradientAccumulationSteps: 5, dataParallelSize: 3 }], /^trainBatchSize = 96 is not divisible by gradientAccumulationSteps \* dataParallelSize = 5 \* 3$/, "a missing field must divide exactly; never round");
     } },
-    { name: "rejects bad fields by name", points: 1, run: async (f) => {
+    { name: "rejects bad fields by name", points: 2, run: async (f) => {
         await expectRangeError(f, [{ trainBatchSize: 8, microBatchSize: 0, dataParallelSize: 4 }], /^microBatchSize must be an integer >= 1, got 0$/);
         await expectRangeError(f, [{ trainBatchSize: 8, microBatchSize: 1, dataParallelSize: 1.5 }], /^dataParallelSize must be an integer >= 1, got 1.5$/);
         await expectRangeError(f, [{ microBatchSize: 2, gradientAccumulationSteps: -1, dataParallelSize: 2 }], /^gradientAccumulationSteps must be an integer >= 1, got -1$/);

@@ -19,6 +19,7 @@ async function expectRangeError<G extends (...a: never[]) => unknown>(f: G, args
 
 export default defineExercise<F>({
   id: "7.2",
+  kind: "concept",
   title: "GPipe schedule",
   chapter: "pipeline-parallel",
   section: "g-pipe",
@@ -29,20 +30,20 @@ export default defineExercise<F>({
     "All forwards, then all backwards, on p stages for m micro-batches, each pass as early as its stage and its input allow (sends take sendMs). Return the 2·p·m timed events {stage, microBatch, kind, chunk: 0, start, end}. Stages may differ in speed. Bad p, m or times: RangeErrors naming the field.",
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example", points: 3, run: async (f) => {
         await same(f, [2, 1, { forward: [1, 1], backward: [1, 1], sendMs: 0 }], "one micro-batch: F0 F1 B1 B0 one after the other");
         await same(f, [3, 4, { forward: [1, 1, 1], backward: [2, 2, 2], sendMs: 0 }], "equal stages; see the GPipe section and its worked example");
     } },
-    { name: "passes the course's validity checker", points: 1, run: (f) =>
+    { name: "passes the course's validity checker", points: 2, run: (f) =>
         property(arb, async ([p, m, rnd, send]) => {
           const t = times(p, rnd, send);
           const events = await sorted(f)(p, m, t);
           const v = checkSchedule({ name: "gpipe", p, m, v: 1, splitBackward: false, events }, { times: t });
           if (v.length) throw new Error(`gpipeEvents(${p}, ${m}, ${JSON.stringify(t)}): ${v.slice(0, 2).join("; ")}`);
         }, { numRuns: 80 }) },
-    { name: "exact timings, unequal stages and sends", points: 2, run: (f) =>
+    { name: "exact timings, unequal stages and sends", points: 5, run: (f) =>
         property(arb, ([p, m, rnd, send]) => same(f, [p, m, times(p, rnd, send)], "a pass waits for its device and for its input plus one send").then(() => {}), { numRuns: 80 }) },
-    { name: "bad input names the field", points: 1, run: async (f) => {
+    { name: "bad input names the field", points: 2, run: async (f) => {
         const t = { forward: [1, 1, 1], backward: [1, 1, 1], sendMs: 0 };
         await expectRangeError(f, [0, 4, t], /^p must be an integer >= 1, got 0$/);
         await expectRangeError(f, [3, 2.5, t], /^m must be an integer >= 1, got 2.5$/);

@@ -36,23 +36,23 @@ export default defineExercise<F>({
     "Generate 1F1B (PipeDream-Flush) as timed events for any p and m (also m < p): stage s holds at most min(p − s, m) micro-batches, passes in micro-batch order, each as early as its stage and input allow. Graded by the course's validity checker, exact timings, the in-flight limit, and by training lib/nn's model on p = 2 and 4 simulated stages in the order of your events: the weights must equal one device's bit for bit.",
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example", points: 3, run: async (f) => {
         await same(f, [2, 2, { forward: [1, 1], backward: [1, 1], sendMs: 0 }], "stage 1 runs B0 right after F0: one forward, one backward");
     } },
-    { name: "passes the course's validity checker", points: 1, run: (f) =>
+    { name: "passes the course's validity checker", points: 3, run: (f) =>
         property(arb, async ([p, m, rnd, send]) => {
           const t = times(p, rnd, send);
           const v = checkSchedule(asSchedule(p, m, await sorted(f)(p, m, t)), { times: t });
           if (v.length) fail(`oneFOneBEvents(${p}, ${m}, ${JSON.stringify(t)}): ${v.slice(0, 2).join("; ")}`, "every pass once, after its inputs, one pass per stage at a time, with its own duration");
         }, { numRuns: 60 }) },
-    { name: "at most min(p − s, m) micro-batches in flight on stage s", points: 2, run: (f) =>
+    { name: "at most min(p − s, m) micro-batches in flight on stage s", points: 5, run: (f) =>
         property(fc.tuple(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 16 })), async ([p, m]) => {
           const peaks = peakInFlight(asSchedule(p, m, await sorted(f)(p, m, unit(p))));
           peaks.forEach((x, s) => { if (x > Math.min(p - s, m)) fail(`oneFOneBEvents(${p}, ${m}, F = 1, B = 2): stage ${s} holds ${x} micro-batches in flight, at most ${Math.min(p - s, m)} allowed`, "see the 1F1B section: how many forwards before the first backward?"); });
         }, { numRuns: 60 }) },
-    { name: "exact timings, unequal stages and sends", points: 2, run: (f) =>
+    { name: "exact timings, unequal stages and sends", points: 5, run: (f) =>
         property(arb, ([p, m, rnd, send]) => same(f, [p, m, times(p, rnd, send)], "see the chapter's 1F1B section: the warm-up on each stage and the order that follows").then(() => {}), { numRuns: 80 }) },
-    { name: "trains lib/nn to one device's weights (p = 2 and 4)", points: 2, run: async (f) => {
+    { name: "trains lib/nn to one device's weights (p = 2 and 4)", points: 5, run: async (f) => {
         oneDevice ??= trainOneDevice({ p: 1, ...TRAIN }).weights;
         for (const p of [2, 4]) {
           let got: Float32Array[];
@@ -65,7 +65,7 @@ export default defineExercise<F>({
           if (!bitEqual(got, oneDevice)) fail(`trainPipeline(your 1F1B, p = ${p}, m = ${TRAIN.m}): the weights differ from one device's`, "each parameter must receive its micro-batches' gradients in the order 0 … m−1");
         }
     } },
-    { name: "bad input names the field", points: 1, run: async (f) => {
+    { name: "bad input names the field", points: 3, run: async (f) => {
         const t = { forward: [1, 1, 1], backward: [1, 1, 1], sendMs: 0 };
         await expectRangeError(f, [0, 4, t], /^p must be an integer >= 1, got 0$/);
         await expectRangeError(f, [3, 0, t], /^m must be an integer >= 1, got 0$/);

@@ -25,6 +25,7 @@ async function expectRangeError<G extends (...a: never[]) => unknown>(f: G, args
 
 export default defineExercise<F>({
   id: "7.5",
+  kind: "concept",
   title: "balance pipeline stages",
   chapter: "pipeline-parallel",
   section: "unequal-stages",
@@ -35,19 +36,19 @@ export default defineExercise<F>({
     "Split per-layer costs into p contiguous, non-empty stages minimizing the largest stage sum; return the p + 1 bounds. Any optimal split earns full marks. Bad p or costs: RangeErrors naming the field.",
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example", points: 3, run: async (f) => {
         await graded(f, [1, 1, 1, 3], 2, "the heavy last layer deserves a stage of its own");
     } },
-    { name: "optimal on random costs", points: 2, run: (f) =>
+    { name: "optimal on random costs", points: 5, run: (f) =>
         property(fc.tuple(fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 1, maxLength: 14 }), fc.integer({ min: 1, max: 14 })), ([costs, p0]) =>
           graded(f, costs, Math.min(p0, costs.length), "an even number of layers per stage, or filling up to the average, is not optimal in general; see the section on unequal stages"), { numRuns: 150 }) },
-    { name: "edge cases: p = L, p = 1, zero costs, one huge layer", points: 1, run: async (f) => {
+    { name: "edge cases: p = L, p = 1, zero costs, one huge layer", points: 2, run: async (f) => {
         await graded(f, [3, 1, 4, 1, 5], 5, "one layer per stage");
         await graded(f, [3, 1, 4], 1, "one stage holds everything");
         await graded(f, [0, 0, 0, 0], 3, "zero-cost layers still need a stage each");
         await graded(f, [1, 1, 100, 1, 1, 1], 3, "the slowest stage can never beat the heaviest layer");
     } },
-    { name: "bad input names the field", points: 1, run: async (f) => {
+    { name: "bad input names the field", points: 2, run: async (f) => {
         await expectRangeError(f, [[1, 2, 3], 4], /^p must be <= the number of layers \(3\): every stage needs a layer, got p = 4$/);
         await expectRangeError(f, [[1, 2, 3], 0], /^p must be an integer >= 1, got 0$/);
         await expectRangeError(f, [[1, -1], 1], /^costs\[1\] must be a finite number >= 0, got -1$/);

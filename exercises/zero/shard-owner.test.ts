@@ -10,6 +10,7 @@ const same = (f: F, args: Parameters<F>, hint = HINT) => expectSame(f, reference
 
 export default defineExercise<F>({
   id: "8.1",
+  kind: "concept",
   title: "who owns a parameter",
   chapter: "zero",
   section: "who-owns-which-shard",
@@ -21,8 +22,8 @@ export default defineExercise<F>({
   reference,
   checks: [
     { name: "the stub's example", points: 1, run: async (f) => { await same(f, [10, 4, 7]); } },
-    { name: "P divides Ψ", points: 2, run: (f) => property(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 8 }), fc.nat()), async ([k, P, i]) => { await same(f, [k * P, P, i % (k * P)]); }, { numRuns: 60 }) },
-    { name: "P does not divide Ψ: the first Ψ mod P shards are one longer", points: 3, run: (f) => property(fc.tuple(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 2, max: 9 }), fc.nat()).filter(([n, P]) => n % P !== 0), async ([n, P, i]) => { await same(f, [n, P, i % n], "the first Ψ mod P shards hold one element more"); }, { numRuns: 150 }) },
+    { name: "P divides Ψ", points: 3, run: (f) => property(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 8 }), fc.nat()), async ([k, P, i]) => { await same(f, [k * P, P, i % (k * P)]); }, { numRuns: 60 }) },
+    { name: "P does not divide Ψ: the first Ψ mod P shards are one longer", points: 4, run: (f) => property(fc.tuple(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 2, max: 9 }), fc.nat()).filter(([n, P]) => n % P !== 0), async ([n, P, i]) => { await same(f, [n, P, i % n], "the first Ψ mod P shards hold one element more"); }, { numRuns: 150 }) },
     { name: "more ranks than parameters; every boundary", points: 2, run: async (f) => {
         for (const [n, P] of [[3, 8], [1, 5], [17, 4], [7, 7]]) for (let i = 0; i < n; i++) await same(f, [n, P, i], "the first Ψ mod P shards are one element longer; when Ψ < P the last ones are empty");
     } },

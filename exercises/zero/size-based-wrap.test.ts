@@ -16,6 +16,7 @@ const same = async (f: F, args: Parameters<F>, hint = HINT) => { await expectSam
 
 export default defineExercise<F>({
   id: "8.4",
+  kind: "transcription",
   title: "FSDP units by size",
   chapter: "zero",
   section: "fsdp-wrapping-units",

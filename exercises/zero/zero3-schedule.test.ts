@@ -56,16 +56,17 @@ export default defineExercise<F>({
   section: "build-it-a-ze-ro-3-step",
   signature: "zero3Schedule(units: {name, gatheredElements, params: {name, start, end, persistent}[]}[], knobs: {reduce_bucket_size, stage3_prefetch_bucket_size, stage3_max_live_parameters}): Op[]",
   summary: "Write the schedule of one ZeRO-3 step (gather, forward, release, backward, bucketed reduce, step, all-gather of persistent tensors, with DeepSpeed's prefetch rules). It runs on P simulated ranks training the course model in bf16; graded on the weights (DDP's, bit for bit), the communication, the peak memory per rank and the operations.",
-  solution: ["lib/zero/zeroSchedule.ts", "lib/zero/ZeroWorld.ts"],
+  solution: ["lib/zero/zeroSchedule.ts"],
+  uses: ["lib/zero/ZeroWorld.ts"],
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example", points: 2, run: async (f) => {
         const units: ScheduleUnit[] = [{ name: "u0", gatheredElements: 4, params: [{ name: "a", start: 0, end: 4, persistent: false }] }, { name: "u1", gatheredElements: 0, params: [{ name: "b", start: 4, end: 6, persistent: true }] }];
         const knobs = { reduce_bucket_size: 4, stage3_prefetch_bucket_size: 1, stage3_max_live_parameters: 100 };
         const got = await f(units, knobs), want = await reference(units, knobs);
         if (JSON.stringify(got) !== JSON.stringify(want)) fail(`the stub's example returned ${formatValue(got)}; expected ${formatValue(want)}`, SECTION);
     } },
-    { name: "trains to DDP's weights (P = 1…8, Ψ = 3,555)", points: 5, run: async (f) => {
+    { name: "trains to DDP's weights (P = 1…8, Ψ = 3,555)", points: 8, run: async (f) => {
         for (const r of RUNS) {
           const { run } = (await runWith(f, r))!;
           const ddp = trainZero({ ...cfg(r), stage: 0 }).master;
@@ -73,7 +74,7 @@ export default defineExercise<F>({
           if (i >= 0) fail(`${describe(r)}: after 2 steps master weight ${i} is ${run.master[i]}, DDP on the same batches gives ${ddp[i]}`, `every rank must compute with the current parameters: persistent tensors are all-gathered after the step (${SECTION})`);
         }
     } },
-    { name: "communication: 3(P−1)Ψ per step; persistent tensors 2(P−1)", points: 2, run: async (f) => {
+    { name: "communication: 3(P−1)Ψ per step; persistent tensors 2(P−1)", points: 3, run: async (f) => {
         for (const r of RUNS.slice(1, 4)) {
           const { run } = (await runWith(f, { ...r, steps: 1 }))!;
           const persistent = unitsFor(r.threshold).flatMap((u) => u.params).filter((p) => p.persistent).reduce((n, p) => n + p.end - p.start, 0);
@@ -81,7 +82,7 @@ export default defineExercise<F>({
           if (sent !== want) fail(`${describe(r)}: one step sent ${sent} elements over all ranks; ZeRO-3 sends ${want}`, `each unit is gathered once for forward and once again for backward (${SECTION})`);
         }
     } },
-    { name: "frees what it gathers: the peak per rank", points: 3, run: async (f) => {
+    { name: "frees what it gathers: the peak per rank", points: 5, run: async (f) => {
         for (const r of RUNS.slice(1, 4)) {
           const { run } = (await runWith(f, { ...r, steps: 1 }))!;
           const refRun = trainZero({ ...cfg(r), steps: 1 });
@@ -93,14 +94,14 @@ export default defineExercise<F>({
           });
         }
     } },
-    { name: "gradients reduced in buckets as backward goes", points: 2, run: async (f) => {
+    { name: "gradients reduced in buckets as backward goes", points: 3, run: async (f) => {
         for (const r of RUNS) {
           const got = (await opsOf(f, r)).filter((o) => o.op === "reduce" || o.op === "backward");
           const want = (await reference(unitsFor(r.threshold), r.knobs)).filter((o) => o.op === "reduce" || o.op === "backward");
           if (JSON.stringify(got) !== JSON.stringify(want)) fail(`${describe(r)}: your backward and reduce operations are ${formatValue(got)}; expected ${formatValue(want)}`, `a bucket is reduced before the tensor that would overflow it is added (${SECTION})`);
         }
     } },
-    { name: "prefetch within stage3_prefetch_bucket_size and stage3_max_live_parameters", points: 2, run: async (f) => {
+    { name: "prefetch within stage3_prefetch_bucket_size and stage3_max_live_parameters", points: 3, run: async (f) => {
         for (const knobs of [{ reduce_bucket_size: 1000, stage3_prefetch_bucket_size: 900, stage3_max_live_parameters: 2000 }, { reduce_bucket_size: 1000, stage3_prefetch_bucket_size: 1e6, stage3_max_live_parameters: 1500 }, { reduce_bucket_size: 1000, stage3_prefetch_bucket_size: 1e6, stage3_max_live_parameters: 1e9 }]) {
           const r = { P: 4, knobs, threshold: 30 };
           const got = await opsOf(f, r), want = await reference(unitsFor(30), knobs);

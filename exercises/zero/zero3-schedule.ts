@@ -50,7 +50,8 @@ export interface Stage3Knobs {
  * - then "step"; then one "allgather-params" per persistent tensor (its range), in flat order.
  *
  * Sizes in elements. Read first: the page's section "Build it: a ZeRO-3 step".
- * Do not read lib/zero/ before solving.
+ * Do not read lib/zero/zeroSchedule.ts (the reference) before solving;
+ * lib/zero/ZeroWorld.ts, the machine your schedule runs on, is fine to read.
  *
  * @param units the wrapping units, forward order
  * @param knobs bucket and prefetch sizes (elements, ≥ 1)

@@ -11,6 +11,7 @@ export { DEFAULT_OFFLOAD_HARDWARE, ADAM_BYTES_PER_ELEMENT, CPU_ADAM_BYTES_PER_EL
 export { resolveOffloadConfig, type OffloadConfig, type ResolvedOffloadConfig, type OffloadDevice } from "./resolveOffloadConfig.js";
 export { simulateOffloadStep, LANES, type Lane, type OffloadEvent, type OffloadEventKind, type OffloadTimeline } from "./simulateOffloadStep.js";
 export { offloadMemory, type OffloadMemory, type MemoryParts } from "./offloadMemory.js";
+export { largestHostModel, type HostModelSetup } from "./largestHostModel.js";
 export { trainWithDpu, type DpuTrainOptions, type DpuTrainResult } from "./trainWithDpu.js";
 export { adamLoop, adamHyper } from "./adamLoop.js";
 export { packChunks, checkSizes, type Chunk } from "./packChunks.js";

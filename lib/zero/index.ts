@@ -21,6 +21,7 @@ export { NOTES_ZERO2_CONFIG, NOTES_TRAINER_ARGS } from "./notesZero2Config.js";
 export { zeroConfigFromDeepSpeed } from "./zeroConfigFromDeepSpeed.js";
 export { shardOwner } from "./shardRanges.js";
 export { zeroModelStateBytes, type ZeroModelStateBytes } from "./zeroModelStateBytes.js";
+export { fewestRanks } from "./fewestRanks.js";
 export { shardingForEstimate, type ShardingOverrides } from "./shardingForEstimate.js";
 export { DEEPSPEED_SOURCE, NOT_MODELLED_KEYS, LEGACY_KEYS, MODELLED_KEYS, ZERO_ALIASES, ZERO_NOT_MODELLED, type LegacyKey } from "./deepSpeedKeys.js";
 export { fillHfAuto } from "./fillHfAuto.js";
