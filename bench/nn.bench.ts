@@ -6,18 +6,8 @@
  */
 import { matmul, mulberry32, corpus, createModel, DEFAULT_MODEL, sampleBatch, forward, backward, AdamW, cpuOps, FP32, type MatmulFn, type Ops } from "../lib/nn/index.js";
 import { createGpuMatmul } from "../lib/nn/createGpuMatmul.js";
+import { plainMatmul } from "./plainMatmul.js";
 import { checkpointedStep, sqrtSegments } from "../lib/accumulation-checkpointing/index.js";
-
-/** C = A·B with a plain float64 loop stored to Float32Array: the floor any JS matmul is compared with. */
-function plainLoop(a: Float32Array, b: Float32Array, M: number, K: number, N: number): Float32Array {
-  const c = new Float32Array(M * N);
-  for (let i = 0; i < M; i++) for (let j = 0; j < N; j++) {
-    let s = 0;
-    for (let k = 0; k < K; k++) s += a[i * K + k] * b[k * N + j];
-    c[i * N + j] = s;
-  }
-  return c;
-}
 
 function timeIt(fn: () => void, minMs: number, maxReps: number): number {
   fn(); // warm-up (and kernel compilation)
@@ -36,7 +26,7 @@ export default async function bench(): Promise<void> {
       const a = Float32Array.from({ length: n * n }, () => rng() - 0.5), b = Float32Array.from({ length: n * n }, () => rng() - 0.5);
       const flops = 2 * n * n * n;
       const cases: [string, () => unknown][] = [
-        ["plain TS loop (float64 sum)", () => plainLoop(a, b, n, n, n)],
+        ["plain TS loop (float64 sum)", () => plainMatmul(a, b, n, n, n)],
         ["lib/nn matmul (fp32 accumulate)", () => matmul(a, b, { M: n, K: n, N: n })],
         ["lib/nn matmul (fp16 accumulate)", () => matmul(a, b, { M: n, K: n, N: n }, "fp16")],
         [`gpu.js ${webasm.mode}`, () => webasm.matmul(a, b, { M: n, K: n, N: n }, "fp32")],
