@@ -19,7 +19,7 @@ describe("webgpuFlashTiles", () => {
     const rule = flashBlockSizes(4096, 32);
     expect(flashSharedElements(rule.Br, rule.Bc, 32)).toBe(4192);
     const t = webgpuFlashTiles(16384, 32);
-    expect([t.Bc, t.Br, t.sharedElements]).toEqual([31, 31, 4061]);
+    expect([t.Bc, t.Br, t.sharedElements]).toEqual([31, 31, 4030]);
     expect(flashSharedElements(32, 32, 32)).toBeGreaterThan(t.M);
   });
 
