@@ -45,14 +45,16 @@ const STORAGE = 0x0080, COPY_DST = 0x0008, COPY_SRC = 0x0004, MAP_READ = 0x0001,
  * The default limits are what every WebGPU device guarantees (16 KiB of workgroup memory,
  * 128 MiB per storage binding, 256 MiB per buffer); this module never asks for more, so a
  * reader's browser and the course's headless Chromium (SwiftShader) run the same tiles.
- * @param gpu `navigator.gpu` (default: the browser's; absent in Node)
+ * @param options `gpu`: a `navigator.gpu` (default: the browser's; absent in Node); `tiles`: other tiles than
+ *   {@link webgpuFlashTiles}'s for head dimension d (benchmarks of the thread layout)
  * @returns the kernels, or null when WebGPU or an adapter is unavailable
  * @throws {RangeError} from the runs: the messages of resolveQKV; `mask is not supported by the WebGPU kernels (use causal)`;
  *   `standard attention cannot run: …` (see standardLimit)
  * @example const gpu = await createWebGpuAttention(); if (gpu) { const { O } = await gpu.flash(q, k, v, shape); gpu.destroy(); }
  * @see WebGPU spec §3.6.2 (limits and their defaults); Dao 2023, FlashAttention-2, Algorithm 1
  */
-export async function createWebGpuAttention(gpu: GPU | undefined = (globalThis as { navigator?: { gpu?: GPU } }).navigator?.gpu): Promise<WebGpuAttention | null> {
+export async function createWebGpuAttention(options: { gpu?: GPU; tiles?: (d: number, limits: DeviceLimits) => FlashTiles } = {}): Promise<WebGpuAttention | null> {
+  const gpu = options.gpu ?? (globalThis as { navigator?: { gpu?: GPU } }).navigator?.gpu;
   if (!gpu) return null;
   const adapter = await gpu.requestAdapter();
   if (!adapter) return null;
@@ -74,7 +76,7 @@ export async function createWebGpuAttention(gpu: GPU | undefined = (globalThis a
     }
     return p;
   };
-  const tiles = (d: number) => webgpuFlashTiles(limits.maxComputeWorkgroupStorageSize, d, limits.maxComputeInvocationsPerWorkgroup);
+  const tiles = (d: number) => options.tiles?.(d, limits) ?? webgpuFlashTiles(limits.maxComputeWorkgroupStorageSize, d, limits.maxComputeInvocationsPerWorkgroup);
 
   /** Uploads, runs `encode`, reads back O and lse; every buffer is destroyed afterwards. */
   async function run(q: Float32Array, k: Float32Array, v: Float32Array, shape: AttentionShape, o: AttentionOptions,

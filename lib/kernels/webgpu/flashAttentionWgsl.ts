@@ -89,17 +89,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) t
       Vj[e] = select(0.0, v[at], inside);
     }
     workgroupBarrier();
-    // S_ij = scale · Q_i K_j^T, each thread a few of its B_r·B_c entries
-    for (var e = t; e < BR * BC; e += T) {
-      let rr = e / BC;
-      let cc = e % BC;
+    // S_ij = scale · Q_i K_j^T: the G threads of row r compute its B_c scores
+    for (var cc = g; cc < BC; cc += G) {
       var s = 0.0;
-      for (var x = 0u; x < D; x++) { s += Qi[rr * D + x] * Kj[cc * D + x]; }
-      let i = i0 + rr;
+      for (var x = 0u; x < D; x++) { s += Qi[r * D + x] * Kj[cc * D + x]; }
       let j = j0 + cc;
       var keep = j < p.Nk;
-      if (p.causal != 0u && i32(j) > i32(i) + p.causalOffset) { keep = false; }
-      Sij[e] = select(MASKED, s * p.scale, keep);
+      if (p.causal != 0u && i32(j) > i32(i0 + r) + p.causalOffset) { keep = false; }
+      Sij[r * BC + cc] = select(MASKED, s * p.scale, keep);
     }
     workgroupBarrier();
     // online softmax, one thread per row: new max, P_ij = exp(S_ij - m_new), rescale factor, new row sum

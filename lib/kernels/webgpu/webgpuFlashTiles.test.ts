@@ -37,7 +37,7 @@ describe("webgpuFlashTiles", () => {
   });
 
   it("webgpuFlashTiles rejects bad limits and a head too large for workgroup memory, naming the field", () => {
-    expect(() => webgpuFlashTiles(0, 64)).toThrow("storageBytes must be an integer >= 64, got 0");
+    expect(() => webgpuFlashTiles(0, 64)).toThrow("storageBytes must be an integer >= 4, got 0");
     expect(() => webgpuFlashTiles(16384, 0)).toThrow("d must be an integer >= 1, got 0");
     expect(() => webgpuFlashTiles(16384, 64, 0)).toThrow("maxInvocations must be an integer >= 1, got 0");
     expect(() => webgpuFlashTiles(16384, 2000)).toThrow("d = 2000 does not fit: one query row and one key row (3·d + 4 elements) exceed M = 4096");

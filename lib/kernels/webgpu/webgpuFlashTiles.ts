@@ -53,14 +53,14 @@ export function flashSharedElements(Br: number, Bc: number, d: number): number {
  * @param d head dimension, integer >= 1
  * @param maxInvocations the device's maxComputeInvocationsPerWorkgroup (256 by default)
  * @returns the tiles and thread layout
- * @throws {RangeError} `storageBytes must be an integer >= 64, got 0`; `d must be an integer >= 1, got 0`;
+ * @throws {RangeError} `storageBytes must be an integer >= 4, got 0`; `d must be an integer >= 1, got 0`;
  *   `maxInvocations must be an integer >= 1, got 0`; `d = 2000 does not fit: one query row and one key row (3·d + 4 elements) exceed M = 4096`
  * @example webgpuFlashTiles(16384, 64) // {M: 4096, Bc: 16, Br: 16, G: 16, threads: 256, colsPerThread: 4, sharedElements: 3376}
  * @see Dao et al. 2022, FlashAttention, Algorithm 1 line 1; WebGPU spec §3.6.2 (maxComputeWorkgroupStorageSize, default 16384;
  *   maxComputeInvocationsPerWorkgroup, default 256)
  */
 export function webgpuFlashTiles(storageBytes: number, d: number, maxInvocations = 256): FlashTiles {
-  if (!Number.isInteger(storageBytes) || storageBytes < 64) throw new RangeError(`storageBytes must be an integer >= 64, got ${storageBytes}`);
+  if (!Number.isInteger(storageBytes) || storageBytes < 4) throw new RangeError(`storageBytes must be an integer >= 4, got ${storageBytes}`);
   if (!Number.isInteger(d) || d < 1) throw new RangeError(`d must be an integer >= 1, got ${d}`);
   if (!Number.isInteger(maxInvocations) || maxInvocations < 1) throw new RangeError(`maxInvocations must be an integer >= 1, got ${maxInvocations}`);
   const M = Math.floor(storageBytes / 4);
