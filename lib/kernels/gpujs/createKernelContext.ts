@@ -21,8 +21,8 @@ const { GPU } = gpujs;
 /** gpu.js modes the course uses: "gpu" lets gpu.js choose (WebGL2 in a browser, webasm in Node). */
 export type GpuMode = "gpu" | "webgl2" | "webgl" | "headlessgl" | "webasm" | "cpu";
 
-/** Argument types of a kernel: `Array1D(4)` arrays are read four floats at a time; `Array` one float at a time. */
-export type ArgType = "Array1D(4)" | "Array" | "Float";
+/** Argument types of a kernel: `Array1D(4)` arrays are read four floats at a time; `Array` one float at a time; `ArrayTexture(4)` is another kernel's {@link Vec4Kernel.texture} output, read a texel at a time as `t[y][x]`. */
+export type ArgType = "Array1D(4)" | "Array" | "Float" | "ArrayTexture(4)";
 
 /**
  * What a kernel is: its body, its arguments and its output.
@@ -55,8 +55,18 @@ export interface Vec4Kernel {
    * @param length values to return (at most 4 per output texel)
    * @param output output texels for a kernel specified without `output` (default ⌈length / 4⌉); a new size compiles a new kernel
    */
-  run(args: readonly (Float32Array | number)[], length: number, output?: number[]): Float32Array<ArrayBuffer>;
+  run(args: readonly (Float32Array | number | KernelTexture)[], length: number, output?: number[]): Float32Array<ArrayBuffer>;
+  /**
+   * Runs the kernel and leaves its output on the device (a WebGL texture; on the cpu backend the
+   * nested result), for another kernel of the same context to read as an `ArrayTexture(4)` argument.
+   * The output must be 2-D ([x, y]; y may be 1).
+   * It is this kernel's own output: the next run of the kernel overwrites it.
+   */
+  texture(args: readonly (Float32Array | number | KernelTexture)[], output?: number[]): KernelTexture;
 }
+
+/** A kernel's output left on the device ({@link Vec4Kernel.texture}); read it with `flattenResult` (lib/kernels/gpujs/vec4.ts). */
+export type KernelTexture = { readonly kernelTexture: true };
 
 /**
  * The GPU and compiled kernels of one user (a page's check, a training run); destroy it when done.
@@ -108,9 +118,11 @@ export function createKernelContext(mode: GpuMode = "gpu"): KernelContext {
   const compiled: { destroy(): void }[] = [];
   /** One compiled gpu.js kernel with a fixed output (measured: dynamicArguments made an add of 2²⁰ values 1.6× slower, 3.2× with dynamicOutput too). */
   const compile = (spec: KernelSpec, output: number[]) => {
+    // the cpu backend passes another kernel's 2-D output as nested arrays of four-value texels
+    const argumentTypes = gl ? spec.argumentTypes : Object.fromEntries(Object.entries(spec.argumentTypes).map(([n, t]) => [n, t === "ArrayTexture(4)" ? "Array2D(4)" : t]));
     const k = gpu.createKernel(spec.body as never, {
       output,
-      argumentTypes: spec.argumentTypes,
+      argumentTypes,
       constants: spec.constants,
       returnType: "Array(4)",
       precision: "single",
@@ -126,17 +138,17 @@ export function createKernelContext(mode: GpuMode = "gpu"): KernelContext {
   const family = (spec: KernelSpec): Vec4Kernel => {
     const types = Object.values(spec.argumentTypes);
     const bySize = new Map<string, ReturnType<typeof compile>>();
+    const launch = (args: readonly unknown[], out: number[]): unknown => {
+      let k = bySize.get(out.join("×"));
+      if (!k) {
+        k = compile(spec, out);
+        bySize.set(out.join("×"), k);
+      }
+      return k(...args.map((a, i) => (types[i] === "Array1D(4)" && !gl ? toVec4Views(a as Float32Array) : a)));
+    };
     return {
-      run(args, length, output) {
-        const out = spec.output ?? output ?? [Math.ceil(length / 4)];
-        let k = bySize.get(out.join("×"));
-        if (!k) {
-          k = compile(spec, out);
-          bySize.set(out.join("×"), k);
-        }
-        const passed = args.map((a, i) => (types[i] === "Array1D(4)" && !gl ? toVec4Views(a as Float32Array) : a));
-        return flattenResult(k(...passed), length);
-      },
+      run: (args, length, output) => flattenResult(launch(args, spec.output ?? output ?? [Math.ceil(length / 4)]), length),
+      texture: (args, output) => launch(args, spec.output ?? output ?? [1]) as KernelTexture,
     };
   };
   return {

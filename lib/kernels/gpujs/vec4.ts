@@ -62,3 +62,21 @@ export function flattenResult(result: unknown, length: number): Float32Array<Arr
   if (at < length) throw new RangeError(`the kernel returned ${at} values, ${length} were asked for`);
   return out;
 }
+
+/**
+ * Rows of d values padded with zeros to dp ≥ d columns, so that a row starts on a texel
+ * (dp a multiple of 4): the array itself when dp = d.
+ * @param x (rows, d) row-major
+ * @param rows number of rows
+ * @param d values per row
+ * @param dp padded row length
+ * @returns (rows, dp) row-major
+ * @example padColumns(Float32Array.of(1, 2, 3, 4, 5, 6), 2, 3, 4) // Float32Array [1, 2, 3, 0, 4, 5, 6, 0]
+ * @see gpu.js 2.24 README, "Types" (Array1D(4))
+ */
+export function padColumns(x: Float32Array, rows: number, d: number, dp: number): Float32Array {
+  if (dp === d) return x;
+  const out = new Float32Array(rows * dp);
+  for (let r = 0; r < rows; r++) out.set(x.subarray(r * d, r * d + d), r * dp); // (rows, dp)
+  return out;
+}
