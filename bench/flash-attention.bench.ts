@@ -44,7 +44,7 @@ export default async function bench(): Promise<void> {
         last[impl] = Infinity;
         return true;
       };
-      // Progress on stderr: N = 4096 takes minutes on the webasm backend.
+      // Progress on stderr: N = 4096 takes minutes on gpu.js's cpu backend.
       const progress = (impl: string) => process.stderr.write(`  flash-attention: N = ${N}, ${impl} …\n`);
       let ref: ReturnType<typeof referenceAttention> | undefined;
       if (!skip("cpu reference")) {
@@ -74,7 +74,7 @@ export default async function bench(): Promise<void> {
   } finally {
     gpu.destroy();
   }
-  console.log(`gpu.js mode webasm, B = H = 1, d = ${D}; ms = median of reps (N ≥ 2048: one run); intermediates = bytes held besides Q, K, V, O`);
+  console.log(`gpu.js ${gpu.backend} backend, B = H = 1, d = ${D}; ms = median of reps (N ≥ 2048: one run); intermediates = bytes held besides Q, K, V, O`);
   console.table(rows);
   console.log("The flash kernel recomputes each score for every group of 4 output columns (gpu.js has no shared memory), so on a CPU backend it does ~d/4× the arithmetic of standard attention; its gain is memory, not time.");
 }

@@ -50,7 +50,7 @@ export default defineExercise<F>({
   id: "10.6",
   title: "FlashAttention-2's forward pass in workgroup memory",
   chapter: "flash-attention",
-  section: "tiles-in-workgroup-memory-webgpu",
+  section: "tiles-in-workgroup-memory-web-gpu",
   solution: ["lib/flash-attention/", "lib/kernels/webgpu/"],
   file: "exercises/flash-attention/flash-forward-workgroups.ts",
   exportName: "flashForwardWorkgroups",
