@@ -107,7 +107,8 @@ function prob(s: number, lse: number, masked: number): number {
 /** P[row, 4jq … 4jq+3] = exp(S − lse[row]), 0 where masked. */
 function probabilitiesBody(this: Ctx, S: number[][][], lse: number[][][]): number[] {
   const s = S[this.thread.y][this.thread.x];
-  const l = lse[0][this.thread.y][0];
+  const lv = lse[0][this.thread.y];
+  const l = lv[0];
   const mk = this.constants.masked;
   return [prob(s[0], l, mk), prob(s[1], l, mk), prob(s[2], l, mk), prob(s[3], l, mk)];
 }
