@@ -18,7 +18,10 @@ import { toVec4Views, flattenResult, isGlBackend } from "./vec4.js";
 
 const { GPU } = gpujs;
 
-/** gpu.js modes the course uses: "gpu" lets gpu.js choose (WebGL2 in a browser, webasm in Node). */
+/**
+ * gpu.js modes the course uses: "gpu" lets gpu.js choose (WebGL2 in a browser; in Node its webasm backend, which the context replaces by cpu).
+ * @see the sources of {@link createKernelContext}: gpu.js 2.24 README, "GPU Settings" (mode)
+ */
 export type GpuMode = "gpu" | "webgl2" | "webgl" | "headlessgl" | "webasm" | "cpu";
 
 /** Argument types of a kernel: `Array1D(4)` arrays are read four floats at a time; `Array` one float at a time; `ArrayTexture(4)` is another kernel's {@link Vec4Kernel.texture} output, read a texel at a time as `t[y][x]`. */
@@ -65,7 +68,10 @@ export interface Vec4Kernel {
   texture(args: readonly (Float32Array | number | KernelTexture)[], output?: number[]): KernelTexture;
 }
 
-/** A kernel's output left on the device ({@link Vec4Kernel.texture}); read it with `flattenResult` (lib/kernels/gpujs/vec4.ts). */
+/**
+ * A kernel's output left on the device ({@link Vec4Kernel.texture}); read it with `flattenResult` (lib/kernels/gpujs/vec4.ts).
+ * @see the sources of {@link createKernelContext}: gpu.js 2.24 README, "Pipelining"
+ */
 export type KernelTexture = { readonly kernelTexture: true };
 
 /**

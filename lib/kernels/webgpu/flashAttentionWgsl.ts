@@ -5,9 +5,8 @@
  * registers, unnormalised, and is divided by ℓ once at the end. No N×N buffer exists.
  */
 import type { FlashTiles } from "./webgpuFlashTiles.js";
+import { MASKED_LOGIT } from "../../flash-attention/kernelConstants.js";
 
-/** The sentinel for −∞ inside the kernels (WGSL has no infinity literal); lse ≤ MASKED/2 means "fully masked row". */
-export const WGSL_MASKED = -1.0e30;
 
 /**
  * The WGSL source of the FlashAttention-2 forward kernel for head dimension d and `tiles`.
@@ -16,7 +15,7 @@ export const WGSL_MASKED = -1.0e30;
  * (read-write, (B·H, Nq, d)), 4 lse (read-write, (B·H, Nq)), 5 a uniform
  * {Nq, Nk, scale, causal, causalOffset}. Dispatch (⌈Nq/B_r⌉, B·H, 1) workgroups of
  * B_r·G threads. Per key tile j (Dao 2023, Algorithm 1, lines 6–10):
- * S_ij = scale·Q_i K_jᵀ (masked entries −∞); m_new = max(m, rowmax S_ij);
+ * S_ij = scale·Q_i K_jᵀ (masked entries MASKED_LOGIT, WGSL having no −∞ literal); m_new = max(m, rowmax S_ij);
  * P_ij = e^{S_ij − m_new}; ℓ = e^{m − m_new}·ℓ + rowsum P_ij; O_i = e^{m − m_new}·O_i + P_ij V_j.
  * Finally O_i /= ℓ and lse = m + log ℓ (line 12). Causal key tiles past a block's last
  * kept key are skipped (§3.1.1).
@@ -35,7 +34,7 @@ const D: u32 = ${d}u;
 const G: u32 = ${G}u;
 const CPT: u32 = ${colsPerThread}u;
 const T: u32 = ${Br * G}u;
-const MASKED: f32 = ${WGSL_MASKED.toExponential()};
+const MASKED: f32 = ${MASKED_LOGIT.toExponential()};
 
 struct Params { Nq: u32, Nk: u32, scale: f32, causal: u32, causalOffset: i32, pad0: u32, pad1: u32, pad2: u32 }
 @group(0) @binding(0) var<storage, read> q: array<f32>;

@@ -3,11 +3,17 @@
  * tiled matrix multiply into an N×N storage buffer, a row softmax that turns S into P in
  * place (and writes the logsumexp), then O = PV with the same tiled multiply.
  */
-import { WGSL_MASKED } from "./flashAttentionWgsl.js";
+import { MASKED_LOGIT } from "../../flash-attention/kernelConstants.js";
 
-/** Side of the square tiles of the matrix multiply (16×16 = 256 threads per workgroup). */
+/**
+ * Side of the square tiles of the matrix multiply (16×16 = 256 threads per workgroup, WebGPU's default maxComputeInvocationsPerWorkgroup).
+ * @see the sources of {@link gemmWgsl}
+ */
 export const GEMM_TILE = 16;
-/** Threads per row in the softmax kernel. */
+/**
+ * Threads per row in the softmax kernel (a power of two for the tree reductions).
+ * @see the sources of {@link softmaxWgsl}
+ */
 export const SOFTMAX_THREADS = 64;
 
 /**
@@ -70,7 +76,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
 export function softmaxWgsl(): string {
   return /* wgsl */ `
 const T: u32 = ${SOFTMAX_THREADS}u;
-const MASKED: f32 = ${WGSL_MASKED.toExponential()};
+const MASKED: f32 = ${MASKED_LOGIT.toExponential()};
 struct SP { Nq: u32, Nk: u32, causal: u32, causalOffset: i32, rows: u32, pad0: u32, pad1: u32, pad2: u32 }
 @group(0) @binding(0) var<storage, read_write> s: array<f32>;
 @group(0) @binding(1) var<storage, read_write> lse: array<f32>;
