@@ -1,8 +1,9 @@
 /**
  * The course's gpu.js kernels in the browser (WebGL2; SwiftShader on the course's machine),
  * beside tfjs-webgl for the matmul and a plain JavaScript loop for every kernel, on the
- * same inputs in one page: median milliseconds per call (inputs uploaded and results read
- * back every call, as the chapters use them), the ratios, and the agreement with the CPU.
+ * same inputs in one page: median milliseconds per call, taken round-robin (inputs uploaded
+ * and results read back every call, as the chapters use them), the ratios, and the agreement
+ * with the CPU (the matmul: with a float64 loop; the others: with the lib's CPU reference).
  */
 import * as tf from "@tensorflow/tfjs-core";
 import "@tensorflow/tfjs-backend-webgl";
@@ -21,7 +22,7 @@ import { createStandardAttentionKernels } from "../../lib/flash-attention/standa
 import { referenceAttention } from "../../lib/flash-attention/referenceAttention.js";
 import { randomTensor } from "../../lib/flash-attention/randomTensor.js";
 import { maxAbsDiff } from "../../lib/flash-attention/maxAbsDiff.js";
-import { medianMs, printTable } from "./measure.js";
+import { medianMs, printTable, roundRobinMs } from "./measure.js";
 import { plainMatmul } from "../plainMatmul.js";
 
 async function matmulTable(sizes: number[]): Promise<void> {
@@ -34,13 +35,15 @@ async function matmulTable(sizes: number[]): Promise<void> {
       const a = randomTensor(n * n, n, 0.5), b = randomTensor(n * n, n + 1, 0.5);
       const ref = plainMatmul(a, b, n, n, n); // float64 sums, each rounded once to float32
       let ours: ArrayLike<number> = [], theirs: ArrayLike<number> = [];
-      const msCourse = await medianMs(() => { ours = course.matmul(a, b, { M: n, K: n, N: n }, "fp32"); });
-      const msTf = await medianMs(() => {
-        const x = tf.tensor2d(a, [n, n]), y = tf.tensor2d(b, [n, n]), c = tf.matMul(x, y);
-        theirs = c.dataSync() as Float32Array;
-        tf.dispose([x, y, c]);
+      const { course: msCourse, tfjs: msTf, plain: msPlain } = await roundRobinMs({
+        course: () => { ours = course.matmul(a, b, { M: n, K: n, N: n }, "fp32"); },
+        tfjs: () => {
+          const x = tf.tensor2d(a, [n, n]), y = tf.tensor2d(b, [n, n]), c = tf.matMul(x, y);
+          theirs = c.dataSync() as Float32Array;
+          tf.dispose([x, y, c]);
+        },
+        plain: () => plainMatmul(a, b, n, n, n),
       });
-      const msPlain = await medianMs(() => plainMatmul(a, b, n, n, n));
       rows.push({ "n (n×n · n×n)": n, [`course gpu.js ${course.mode} ms`]: msCourse, "tfjs-webgl ms": msTf, "plain JS ms": msPlain,
         "course / tfjs": msCourse / msTf, "course / plain": msCourse / msPlain, "max |Δ| course": maxAbsDiff(ours, ref), "max |Δ| tfjs": maxAbsDiff(theirs, ref) });
     }
@@ -55,8 +58,7 @@ async function elementwiseTable(n: number): Promise<void> {
   const rows: Record<string, string | number>[] = [];
   const row = async (kernel: string, gpuFn: () => ArrayLike<number>, plainFn: () => ArrayLike<number>, backend: () => string) => {
     let k: ArrayLike<number> = [], p: ArrayLike<number> = [];
-    const msGpu = await medianMs(() => { k = gpuFn(); });
-    const msPlain = await medianMs(() => { p = plainFn(); });
+    const { gpu: msGpu, plain: msPlain } = await roundRobinMs({ gpu: () => { k = gpuFn(); }, plain: () => { p = plainFn(); } });
     rows.push({ kernel, backend: backend(), "gpu.js ms": msGpu, "plain JS ms": msPlain, "gpu.js / plain": msGpu / msPlain, "max |Δ|": maxAbsDiff(k, Float32Array.from(p)) });
   };
   const q = createQuantizer("bf16", { mode: "webgl2" });

@@ -1,7 +1,9 @@
 /**
  * Timing and printing helpers of the browser benchmarks (npm run bench:browser):
- * the median of a few timed runs after one warm-up run (which compiles kernels),
- * and plain-text tables printed through console.log (the runner echoes them).
+ * medians of a few timed runs after one warm-up run (which compiles kernels), taken
+ * round-robin when several implementations are compared (the machine's load drifts:
+ * each implementation sees the same drift), and plain-text tables printed through
+ * console.log (the runner echoes them).
  */
 
 /** Median wall-clock milliseconds of `reps` runs of `fn` after one untimed warm-up run; fewer runs when one takes over `slowMs`. */
@@ -19,6 +21,31 @@ export async function medianMs(fn: () => unknown | Promise<unknown>, reps = 5, s
   }
   ts.sort((a, b) => a - b);
   return ts[Math.floor((ts.length - 1) / 2)];
+}
+
+/**
+ * Median milliseconds of each function: one untimed warm-up run each, then `reps` rounds in which
+ * every function runs once, in turn (fewer rounds when a warm-up took over `slowMs`).
+ */
+export async function roundRobinMs(fns: Record<string, () => unknown | Promise<unknown>>, reps = 5, slowMs = 2000): Promise<Record<string, number>> {
+  const names = Object.keys(fns);
+  let slowest = 0;
+  for (const n of names) {
+    const t0 = performance.now();
+    await fns[n]();
+    slowest = Math.max(slowest, performance.now() - t0);
+  }
+  const rounds = slowest > slowMs ? 1 : reps;
+  const ts: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const n of names) {
+      const t = performance.now();
+      await fns[n]();
+      ts[n].push(performance.now() - t);
+      await new Promise((res) => setTimeout(res, 0));
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, ts[n].sort((a, b) => a - b)[Math.floor((ts[n].length - 1) / 2)]]));
 }
 
 /** A table as aligned text: a title line, the header, a rule, one line per row. */

@@ -44,6 +44,12 @@ export interface KernelSpec {
   loopMaxIterations?: number;
   /** gpu.js functions the body calls (added to this kernel). */
   functions?: ((...args: never[]) => number)[];
+  /**
+   * More outputs of four values per thread (gpu.js's kernel map; WebGL2 writes them as extra
+   * render targets): each a top-level function `(a, b, c, d) => [a, b, c, d]` that the body calls
+   * once; read them all with {@link Vec4Kernel.runAll}.
+   */
+  outputs?: ((a: number, b: number, c: number, d: number) => number[])[];
 }
 
 /**
@@ -66,6 +72,8 @@ export interface Vec4Kernel {
    * It is this kernel's own output: the next run of the kernel overwrites it.
    */
   texture(args: readonly (Float32Array | number | KernelTexture)[], output?: number[]): KernelTexture;
+  /** Like run, for a kernel with `outputs`: the main output, then each of `outputs`, `length` values each. */
+  runAll(args: readonly (Float32Array | number | KernelTexture)[], length: number, output?: number[]): Float32Array<ArrayBuffer>[];
 }
 
 /**
@@ -126,7 +134,7 @@ export function createKernelContext(mode: GpuMode = "gpu"): KernelContext {
   const compile = (spec: KernelSpec, output: number[]) => {
     // the cpu backend passes another kernel's 2-D output as nested arrays of four-value texels
     const argumentTypes = gl ? spec.argumentTypes : Object.fromEntries(Object.entries(spec.argumentTypes).map(([n, t]) => [n, t === "ArrayTexture(4)" ? "Array2D(4)" : t]));
-    const k = gpu.createKernel(spec.body as never, {
+    const settings = {
       output,
       argumentTypes,
       constants: spec.constants,
@@ -136,7 +144,10 @@ export function createKernelContext(mode: GpuMode = "gpu"): KernelContext {
       pipeline: gl,
       ...(spec.loopMaxIterations ? { loopMaxIterations: spec.loopMaxIterations } : {}),
       ...(spec.functions ? { functions: spec.functions } : {}),
-    } as never) as unknown as ((...a: unknown[]) => unknown) & { destroy(): void };
+    } as never;
+    const k = (spec.outputs
+      ? gpu.createKernelMap(Object.fromEntries(spec.outputs.map((f) => [f.name, f])) as never, spec.body as never, settings)
+      : gpu.createKernel(spec.body as never, settings)) as unknown as ((...a: unknown[]) => unknown) & { destroy(): void };
     compiled.push(k);
     return k;
   };
@@ -155,6 +166,10 @@ export function createKernelContext(mode: GpuMode = "gpu"): KernelContext {
     return {
       run: (args, length, output) => flattenResult(launch(args, spec.output ?? output ?? [Math.ceil(length / 4)]), length),
       texture: (args, output) => launch(args, spec.output ?? output ?? [1]) as KernelTexture,
+      runAll(args, length, output) {
+        const r = launch(args, spec.output ?? output ?? [Math.ceil(length / 4)]) as Record<string, unknown>;
+        return [flattenResult(r.result, length), ...(spec.outputs ?? []).map((f) => flattenResult(r[f.name], length))];
+      },
     };
   };
   return {
