@@ -56,7 +56,7 @@ export default defineExercise<F>({
   exportName: "flashForwardWorkgroups",
   signature: "flashForwardWorkgroups(device: {capacity, dispatch}, shape: {B, H, Nq, Nk, d}, o?: {causal?, scale?}): void",
   summary:
-    "Write the kernel the page runs in WebGPU, in TypeScript against a model of the GPU: workgroups with `capacity` float32 elements of workgroup memory each, Q, K, V reachable only by copying rows into it, and every output row computed while its inputs are on chip. Leave O and the logsumexp L in slow memory. Graded on agreement with float64 attention (random shapes and capacities, both causal alignments, fully masked rows) and on slow-memory traffic against FlashAttention-2's bound for the tiles the capacity allows.",
+    "Write the kernel the page runs in WebGPU, in TypeScript against a model of the GPU: workgroups with a capacity of float32 elements of workgroup memory each, Q, K, V reachable only by copying rows into it, and every output row computed while its inputs are on chip. Leave O and the logsumexp L in slow memory. Graded on agreement with float64 attention (random shapes and capacities, both causal alignments, fully masked rows) and on slow-memory traffic against FlashAttention-2's bound for the tiles the capacity allows.",
   reference,
   checks: [
     { name: "the stub's example", points: 1, run: async (f) => {
