@@ -115,3 +115,15 @@ export async function roundToBf16(x: number): Promise<number> {
     expect(rule.allowed.map((f) => f.path.slice(rule.root.length))).toEqual(["lib/collectives/costModel.ts"]);
   });
 });
+
+describe("the grading worker", () => {
+  it("has the main thread's stack: a spread of 200,000 arguments fails there as in the self-check and in a student's script", async () => {
+    const r = await gradeSubmission("1.2", {
+      "precision/round-bf16.ts": `${OWN_BF16}\nexport const roundToBf16 = (x: number) => { Math.max(...new Array(200_000).fill(0)); return own(x); };`,
+    });
+    expect(r.earned).toBe(0);
+    expect(r.checks.some((c) => c.report?.detail?.startsWith("threw RangeError: Maximum call stack size exceeded"))).toBe(true);
+    const ok = await gradeSubmission("1.2", { "precision/round-bf16.ts": `${OWN_BF16}\nexport const roundToBf16 = (x: number) => { Math.max(...new Array(50_000).fill(0)); return own(x); };` });
+    expect(ok.earned).toBe(ok.points);
+  }, 120_000);
+});

@@ -28,7 +28,11 @@ export function runInWorker(g: LoadedGrader, target: Target = { kind: "stub" }, 
   return new Promise((resolve) => {
     const { id, chapter, file, exportName, solution, uses } = g.exercise;
     const guarded = { id, chapter, file, exportName, solution, uses };
-    const worker = new Worker(WORKER, { workerData: { graderFile: g.graderFile, target, guarded }, stdout: true, stderr: true });
+    // A worker's stack is 4 MB by default, four times the main thread's (node's --stack-size, 984 kB):
+    // a spread of 300,000 arguments or a recursion 40,000 deep would pass here and fail in the
+    // self-check (test/graders.test.ts grades in the main thread) and in a student's own script.
+    // 1 MB keeps the limits the main thread has.
+    const worker = new Worker(WORKER, { workerData: { graderFile: g.graderFile, target, guarded }, stdout: true, stderr: true, resourceLimits: { stackSizeMb: 1 } });
     let done = false;
     let printed = "";
     const keep = (chunk: Buffer) => { if (printed.length < 2000) printed += chunk.toString(); };

@@ -10,6 +10,7 @@
 export { DEFAULT_OFFLOAD_HARDWARE, ADAM_BYTES_PER_ELEMENT, CPU_ADAM_BYTES_PER_ELEMENT, validateHardware, type OffloadHardware, type HardwareOptions, type Link } from "./offloadHardware.js";
 export { resolveOffloadConfig, type OffloadConfig, type ResolvedOffloadConfig, type OffloadDevice } from "./resolveOffloadConfig.js";
 export { simulateOffloadStep, LANES, type Lane, type OffloadEvent, type OffloadEventKind, type OffloadTimeline } from "./simulateOffloadStep.js";
+export { offloadTimeline, checkOffloadTimeline, timelineProblemOf, resolveTimelineProblem, TIMELINE_LANES, type TimelineProblem, type TimelineLayer, type TimelineLink, type TimelineTask, type TimelineTaskKind } from "./offloadTimeline.js";
 export { offloadMemory, type OffloadMemory, type MemoryParts } from "./offloadMemory.js";
 export { largestHostModel, type HostModelSetup } from "./largestHostModel.js";
 export { trainWithDpu, type DpuTrainOptions, type DpuTrainResult } from "./trainWithDpu.js";
