@@ -45,7 +45,7 @@ export function expertCapacity(numTokens: number, numExperts: number, topK: numb
  * output from that expert is 0 and its gate gets no gradient (the residual
  * connection still carries the token).
  *
- * @param r the routing of the group's tokens
+ * @param r the routing of the group's tokens (its experts, gates, rows, topK and numExperts)
  * @param capacity tokens per expert (integer ≥ 0), or Infinity for dropless
  * @param policy which pairs an over-full expert keeps (default "position")
  * @returns (N, k) 1 where the pair is kept, 0 where it is dropped (a new Uint8Array)
@@ -54,13 +54,17 @@ export function expertCapacity(numTokens: number, numExperts: number, topK: numb
  * @see Fedus et al. 2021, *Switch Transformers* §2.2 (overflowing tokens skip the expert through the residual);
  *   Megatron-LM `moe_utils.py` `apply_router_token_dropping` at d98e8a6 (drop_policy "probs" and "position")
  */
-export function applyCapacity(r: Routing, capacity: number, policy: DropPolicy = "position"): Uint8Array {
+export function applyCapacity(r: Pick<Routing, "experts" | "gates" | "rows" | "topK" | "numExperts">, capacity: number, policy: DropPolicy = "position"): Uint8Array {
   if (capacity !== Infinity && (!Number.isInteger(capacity) || capacity < 0)) throw new RangeError(`capacity must be an integer >= 0 or Infinity, got ${capacity}`);
   if (policy !== "position" && policy !== "probs") throw new RangeError(`policy must be "position" or "probs", got ${JSON.stringify(policy)}`);
   const { rows: N, topK: k, numExperts: E } = r;
   const kept = new Uint8Array(N * k);
   const byExpert: number[][] = Array.from({ length: E }, () => []); // slot indices t·k + j, in token order
-  for (let s = 0; s < N * k; s++) byExpert[r.experts[s]].push(s);
+  for (let s = 0; s < N * k; s++) {
+    const e = r.experts[s];
+    if (!Number.isInteger(e) || e < 0 || e >= E) throw new RangeError(`experts[${s}] must be an integer in [0, ${E}), got ${e}`);
+    byExpert[e].push(s);
+  }
   for (const slots of byExpert) {
     if (policy === "probs") slots.sort((a, b) => r.gates[b] - r.gates[a] || a - b);
     slots.slice(0, Math.min(slots.length, capacity)).forEach((s) => { kept[s] = 1; });
