@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { activeParameters, moeMemoryPerGpu } from "./moeMemory.js";
+import { activeParameters, moeMemoryPerGpu, moeParameterSplit } from "./moeMemory.js";
+import { parameterCount, parseModelConfig } from "../memory/index.js";
+import { loadPresetText } from "../memory/loadPresetText.js";
 
 // Routed experts from the published configs: layers × E × 3 (gate, up, down) × h × I_e
 const MIXTRAL_EXPERTS = 32 * 8 * 3 * 4096 * 14336; // Mixtral-8x7B config.json: 32 layers, 8 experts, hidden 4096, intermediate 14336
@@ -24,6 +26,22 @@ describe("activeParameters", () => {
   it("activeParameters rejects inconsistent splits", () => {
     expect(() => activeParameters({ totalParams: 40, expertParams: 50, numExperts: 8, topK: 2 })).toThrow("expertParams (50) must be between 0 and totalParams (40)");
     expect(() => activeParameters({ totalParams: 40, expertParams: 10, numExperts: 8, topK: 9 })).toThrow("topK must be an integer in [1, numExperts = 8], got 9");
+  });
+});
+
+describe("moeParameterSplit", () => {
+  it("moeParameterSplit of the shipped Mixtral-8x7B and DeepSeek-V3 configs: the routed experts as the config's shapes give them, and the published active counts", () => {
+    const mixtral = moeParameterSplit(parseModelConfig(JSON.parse(loadPresetText("mixtral-8x7b"))));
+    expect(mixtral).toEqual({ totalParams: 46702792704, expertParams: MIXTRAL_EXPERTS, numExperts: 8, topK: 2 });
+    const ds = parseModelConfig(JSON.parse(loadPresetText("deepseek-v3")));
+    const split = moeParameterSplit(ds);
+    expect(split.expertParams).toBe(DEEPSEEK_V3_EXPERTS);
+    // the same active count as lib/memory's own (two routes to one number), and DeepSeek-V3's published 37B
+    expect(activeParameters(split)).toBe(parameterCount(ds).activeParameters);
+    expect(Math.abs(activeParameters(split) - 37e9)).toBeLessThan(1e9);
+  });
+  it("moeParameterSplit refuses a dense model", () => {
+    expect(() => moeParameterSplit(parseModelConfig(JSON.parse(loadPresetText("llama-2-7b"))))).toThrow('the model has no routed experts (model_type "llama")');
   });
 });
 

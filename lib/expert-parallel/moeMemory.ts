@@ -1,4 +1,4 @@
-import { bytesPerParam, type OptimizerName, type Precision } from "../memory/index.js";
+import { bytesPerParam, parameterCount, type ModelArch, type OptimizerName, type Precision } from "../memory/index.js";
 
 /**
  * An MoE model's parameters, split as expert parallelism sees them.
@@ -27,6 +27,21 @@ export interface MoeParameterSplit {
 export function activeParameters(s: MoeParameterSplit): number {
   checkSplit(s);
   return s.totalParams - (s.expertParams * (s.numExperts - s.topK)) / s.numExperts;
+}
+
+/**
+ * The split of a model read from its config.json, counted by lib/memory's parameterCount (the routed experts apart;
+ * shared experts and routers count as dense).
+ * @param arch the architecture from lib/memory's parseModelConfig (it must have experts)
+ * @returns total and routed-expert parameters, E and k
+ * @throws {RangeError} `the model has no routed experts (model_type "llama")`
+ * @example moeParameterSplit(parseModelConfig(mixtral)).expertParams // 45097156608 = 32 layers × 8 × 3 × 4096 × 14336
+ * @see lib/memory parameterCount (Hugging Face `modeling_mixtral.py`, `modeling_deepseek_v3.py`)
+ */
+export function moeParameterSplit(arch: ModelArch): MoeParameterSplit {
+  if (!arch.moe || arch.moe.numExperts === 0) throw new RangeError(`the model has no routed experts (model_type ${JSON.stringify(arch.modelType)})`);
+  const b = parameterCount(arch);
+  return { totalParams: b.total, expertParams: b.experts, numExperts: arch.moe.numExperts, topK: arch.moe.topK };
 }
 
 function checkSplit(s: MoeParameterSplit): void {
