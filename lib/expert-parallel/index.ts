@@ -11,7 +11,7 @@ export { trainExpertParallel, type TrainExpertParallelOptions, type TrainExpertP
 export { maskedRankGroups } from "./maskedRankGroups.js";
 export { moeParallelGroups, type MoeParallelSizes, type MoeParallelGroups } from "./moeParallelGroups.js";
 export { activeParameters, moeParameterSplit, moeMemoryPerGpu, type MoeParameterSplit, type MoeMemoryLayout, type MoeMemoryPerGpu } from "./moeMemory.js";
-export { groupLimitedTopK, tokenCopies, type TokenCopies } from "./nodeLimitedRouting.js";
+export { groupLimitedTopK, tokenCopies, meanTokenCopies, type TokenCopies } from "./nodeLimitedRouting.js";
 export { smallestCapacityFactor } from "./smallestCapacityFactor.js";
 export { diagnoseDispatch } from "./diagnoseDispatch.js";
 export { moeLayerCommTime, type MoeLayerComm } from "./moeLayerCommTime.js";

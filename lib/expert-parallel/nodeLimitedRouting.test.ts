@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { groupLimitedTopK, tokenCopies } from "./nodeLimitedRouting.js";
+import { groupLimitedTopK, tokenCopies, meanTokenCopies } from "./nodeLimitedRouting.js";
 import { topKIndices, mulberry32, gaussian } from "../nn/index.js";
 
 describe("groupLimitedTopK", () => {
@@ -45,5 +45,18 @@ describe("tokenCopies", () => {
   });
   it("tokenCopies rejects nodes that do not divide the ranks", () => {
     expect(() => tokenCopies([0], 0, 8, 8, 3)).toThrow("ranksPerNode (3) must divide epSize (8)");
+  });
+});
+
+describe("meanTokenCopies", () => {
+  it("meanTokenCopies: DeepSeek-V3's shape (256 experts, EP 64 over 8 nodes, k = 8) reaches at most M other nodes, and fewer nodes with a smaller M", () => {
+    const o = { numExperts: 256, epSize: 64, ranksPerNode: 8, topK: 8, tokens: 200, seed: 11 };
+    const byM = [1, 2, 4, 8].map((groupTopK) => meanTokenCopies({ ...o, groupTopK }));
+    byM.forEach((c, i) => expect(c.nodes).toBeLessThanOrEqual([1, 2, 4, 8][i]));
+    expect(byM[0].nodes).toBeLessThan(byM[1].nodes);
+    expect(byM[2].nodes).toBeLessThan(byM[3].nodes);
+    // unlimited: each of the 7 other nodes is hit by at least one of the 8 picks with probability ≈ 1 − (7/8)^8
+    const expected = 7 * (1 - (1 - 1 / 8) ** 8);
+    expect(Math.abs(byM[3].nodes - expected)).toBeLessThan(0.3);
   });
 });

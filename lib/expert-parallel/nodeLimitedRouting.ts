@@ -1,4 +1,4 @@
-import { topKIndices } from "../nn/index.js";
+import { gaussian, mulberry32, topKIndices } from "../nn/index.js";
 import { expertOwner } from "./expertPlacement.js";
 
 /**
@@ -64,4 +64,24 @@ export function tokenCopies(experts: readonly number[], source: number, numExper
   const owners = experts.map((e) => expertOwner(e, numExperts, epSize)).filter((r) => r !== source);
   const node = (r: number) => Math.floor(r / ranksPerNode);
   return { pairs: owners.length, ranks: new Set(owners).size, nodes: new Set(owners.map(node).filter((n) => n !== node(source))).size };
+}
+
+/**
+ * The mean {@link TokenCopies} of `tokens` tokens with standard-normal router scores, routed by
+ * {@link groupLimitedTopK} with one group per node (token t sits on rank t mod P).
+ * @param o experts E, ranks P, ranks per node g (dividing P), k, nodes allowed M, tokens, seed
+ * @returns the mean pairs, ranks and nodes off a token's rank
+ * @throws {RangeError} those of groupLimitedTopK and tokenCopies
+ * @example meanTokenCopies({ numExperts: 256, epSize: 64, ranksPerNode: 8, topK: 8, groupTopK: 4, tokens: 400, seed: 11 }).nodes // ≤ 4
+ * @see DeepSeek-AI 2024, *DeepSeek-V3 Technical Report* §2.1.2 and §3.2.2
+ */
+export function meanTokenCopies(o: { numExperts: number; epSize: number; ranksPerNode: number; topK: number; groupTopK: number; tokens: number; seed: number }): TokenCopies {
+  const rng = mulberry32(o.seed), sum: TokenCopies = { pairs: 0, ranks: 0, nodes: 0 };
+  for (let t = 0; t < o.tokens; t++) {
+    const scores = Array.from({ length: o.numExperts }, () => gaussian(rng));
+    const c = tokenCopies(groupLimitedTopK(scores, o.topK, o.epSize / o.ranksPerNode, o.groupTopK), t % o.epSize, o.numExperts, o.epSize, o.ranksPerNode);
+    sum.pairs += c.pairs; sum.ranks += c.ranks; sum.nodes += c.nodes;
+  }
+  const n = Math.max(1, o.tokens);
+  return { pairs: sum.pairs / n, ranks: sum.ranks / n, nodes: sum.nodes / n };
 }
