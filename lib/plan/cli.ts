@@ -4,9 +4,10 @@ import { parseArgs } from "node:util";
 import { didYouMean } from "../suggest.js";
 import { formatGiB, isPresetName, parseModelConfig, PRESET_NAMES, type ModelArch, type OptimizerName, type Precision } from "../memory/index.js";
 import { loadPresetText } from "../memory/loadPresetText.js";
-import { linkCostModel, LINK_PRESETS } from "../collectives/index.js";
-import { CLUSTER_PRESETS, clusterPreset, type Cluster } from "./clusterPresets.js";
-import { GPU_PRESETS, gpuPreset } from "./gpuPresets.js";
+import { LINK_PRESETS } from "../collectives/index.js";
+import { CLUSTER_PRESETS, clusterOf, clusterPreset, type Cluster } from "./clusterPresets.js";
+import { DEFAULT_MEMORY_HEADROOM } from "./memoryHeadroom.js";
+import { GPU_PRESETS } from "../perf/gpuPresets.js";
 import { exportPlan, type ExportFormat } from "./exportPlan.js";
 import { searchPlans, singleChanges } from "./searchPlans.js";
 import { reasonKind } from "./rejectionReason.js";
@@ -30,18 +31,26 @@ Model and workload
   --optimizer O        adamw | sgd-momentum | sgd                           (default adamw)
 Cluster: a preset, or a GPU type and counts
   --cluster C          ${CLUSTER_PRESETS.map((c) => c.id).join(" | ")}
-  --gpu G              ${GPU_PRESETS.map((g) => g.id).join(" | ")}                 (default a100-80gb)
+  --gpu G              ${GPU_PRESETS.map((g) => g.id).join(" | ")}
+                       (default a100-80gb)
   --gpus N             all GPUs                                             (default 8)
   --gpus-per-node G    GPUs in one node                                     (default 8)
   --inter-node L       link between nodes: ${LINK_PRESETS.filter((l) => l.id.startsWith("net")).map((l) => l.id).join(" | ")}   (default net-200g)
 Search and assumptions
   --no-offload         leave offload out of the search
-  --efficiency E       fraction of peak the matmuls reach, in (0, 1]        (default 0.6)
+  --headroom H         fraction of each GPU's memory kept free for the CUDA context,
+                       NCCL buffers and fragmentation, in [0, 1)            (default ${DEFAULT_MEMORY_HEADROOM})
   --price P            price of one GPU-hour: adds the cost of a million tokens
   --top K              plans to print                                       (default 10)
   --json               print {ranked, rejected (first 20), searched} as JSON
   --export F           print the best plan as deepspeed | fsdp | megatron | torchrun
   --help               this text
+
+Reading the table: a plan is dp×tp×pp (data-, tensor-, pipeline-parallel sizes), the ZeRO
+stage, b<micro-batch>×<accumulation steps> (b2×16: 2 sequences per GPU per micro-batch, 16
+micro-batches per optimizer step), recomputation and attention. "exposed comm s" is the
+communication nothing hides (tensor- and data-parallel, pipeline sends, offload transfers);
+"bubble" is the pipeline's idle time. Both are seconds per optimizer step, inside "step s".
 
 Exit status: 0 on success (also when nothing fits: the answer says why), 2 on bad input (the message names the flag).
 `;
@@ -51,7 +60,7 @@ class UsageError extends Error {}
 const OPTIONS = {
   model: { type: "string" }, "global-batch": { type: "string" }, seq: { type: "string" }, precision: { type: "string" }, optimizer: { type: "string" },
   cluster: { type: "string" }, gpu: { type: "string" }, gpus: { type: "string" }, "gpus-per-node": { type: "string" }, "inter-node": { type: "string" },
-  "no-offload": { type: "boolean" }, efficiency: { type: "string" }, price: { type: "string" }, top: { type: "string" },
+  "no-offload": { type: "boolean" }, headroom: { type: "string" }, price: { type: "string" }, top: { type: "string" },
   json: { type: "boolean" }, export: { type: "string" }, help: { type: "boolean" },
 } as const;
 const OPTION_NAMES = Object.keys(OPTIONS);
@@ -103,15 +112,17 @@ function cluster(values: Record<string, string | boolean | undefined>): Cluster 
   if (gpus % perNode !== 0 && gpus > perNode) throw new UsageError(`--gpus (${gpus}) must be a multiple of --gpus-per-node (${perNode}) when it fills more than one node`);
   const nets = LINK_PRESETS.filter((l) => l.id.startsWith("net")).map((l) => l.id);
   const inter = choice("inter-node", values["inter-node"] as string | undefined, nets, "net-200g");
-  const base = clusterPreset(gpu.startsWith("h100") ? "64x-h100-80gb" : "8x-a100-80gb");
-  return { ...base, gpu: gpuPreset(gpu), gpusPerNode: Math.min(perNode, gpus), nodes: Math.max(1, gpus / perNode), interNode: linkCostModel(inter) };
+  return clusterOf(gpu, Math.min(perNode, gpus), Math.max(1, gpus / perNode), inter, 2 * 2 ** 40);
 }
+
+/** Communication no computation hides, one step: tensor-parallel, pipeline sends, data-parallel and offload transfers. */
+const exposedCommS = (t: PlanResult["time"]) => t.tpCommS + t.pipelineSendS + t.dataParallelExposedS + t.offloadExposedS;
 
 const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 
 function row(r: PlanResult, i: number, price: boolean): string {
   const t = r.time;
-  const comm = t.tpCommS + t.pipelineSendS + t.dataParallelExposedS + t.offloadExposedS;
+  const comm = exposedCommS(t);
   return [
     String(i + 1).padStart(3), r.label.padEnd(52), fmt(r.tokensPerS).padStart(11), `${(r.mfu * 100).toFixed(1)} %`.padStart(7),
     formatGiB(r.memory.peak.total).padStart(8), fmt(t.totalS, 2).padStart(9), fmt(comm, 2).padStart(8), fmt(t.pipelineBubbleS, 2).padStart(7),
@@ -142,11 +153,11 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
       precision: choice<Precision>("precision", values.precision, ["fp32", "fp16", "bf16"], "bf16"),
       optimizer: choice<OptimizerName>("optimizer", values.optimizer, ["adamw", "sgd-momentum", "sgd"], "adamw"),
     };
-    const efficiency = values.efficiency !== undefined ? num("efficiency", values.efficiency, 0, 1, true) : undefined;
+    const headroom = values.headroom !== undefined ? num("headroom", values.headroom, 0, 0.99, false) : undefined;
     const price = values.price !== undefined ? num("price", values.price, 0, 1e6, false) : undefined;
     const top = int("top", values.top, 10, 1, 10_000);
     const format = values.export !== undefined ? choice<ExportFormat>("export", values.export, ["deepspeed", "fsdp", "megatron", "torchrun"], "deepspeed") : undefined;
-    const r = searchPlans(arch, c, workload, values["no-offload"] ? { offloads: ["none"] } : {}, { computeEfficiency: efficiency, pricePerGpuHour: price });
+    const r = searchPlans(arch, c, workload, values["no-offload"] ? { offloads: ["none"] } : {}, { memoryHeadroom: headroom, pricePerGpuHour: price });
     if (format) {
       const exportable = r.ranked.find((x) => { try { exportPlan(x.plan, arch, c, workload, format); return true; } catch { return false; } });
       if (!exportable) throw new UsageError(`no plan that fits can be written as ${format}${r.ranked.length ? ` (the best is ${r.ranked[0].label})` : ""}`);
@@ -164,9 +175,15 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
       "",
     ];
     if (r.ranked.length) {
-      lines.push(`  # ${"plan".padEnd(52)} ${"tokens/s".padStart(11)} ${"MFU".padStart(7)} ${"peak GiB".padStart(8)} ${"step s".padStart(9)} ${"comm s".padStart(8)} ${"bubble".padStart(7)}${price !== undefined ? ` ${"$/Mtok".padStart(9)}` : ""}`);
+      lines.push(`  # ${"plan (dp tp pp zero b<micro-batch>×<accumulation>)".padEnd(52)} ${"tokens/s".padStart(11)} ${"MFU".padStart(7)} ${"peak GiB".padStart(8)} ${"step s".padStart(9)} ${"exposed comm s".padStart(14)} ${"bubble s".padStart(8)}${price !== undefined ? ` ${"$/Mtok".padStart(9)}` : ""}`);
       r.ranked.slice(0, top).forEach((x, i) => lines.push(row(x, i, price !== undefined)));
-      lines.push("", `Assumptions of the best plan: ${r.ranked[0].time.assumptions.join("; ")}.`);
+      const tie = r.ranked.length > 1 && r.ranked[1].tokensPerS === r.ranked[0].tokensPerS;
+      lines.push(
+        "",
+        `MFU counts PaLM's model FLOPs (6N + 12·L·H·Q·T per token) over the dense 16-bit peak. A plan fits when its peak memory is at most the GPU's less ${+((headroom ?? DEFAULT_MEMORY_HEADROOM) * 100).toFixed(1)} % headroom (--headroom).`,
+        ...(tie ? [`Plans 1 and 2 tie: the time model sees no difference between them (${r.ranked[0].label} vs ${r.ranked[1].label}); the first needs less memory, so it is listed first.`] : []),
+        `Assumptions of the best plan: ${r.ranked[0].time.assumptions.join("; ")}.`,
+      );
     } else if (r.rejected.length === 0) {
       lines.push(`No well-formed plan: with ${fmt(N)} GPUs, no micro-batch b makes b × (data-parallel size) divide the global batch of ${fmt(workload.globalBatch)}, for any tensor and pipeline size the model allows. Use fewer GPUs or a larger global batch.`);
     } else {

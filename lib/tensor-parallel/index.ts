@@ -20,6 +20,7 @@ export { TensorParallelMlp, type MlpWeights } from "./TensorParallelMlp.js";
 export { attentionForward, attentionBackward, tensorParallelAttentionForward, tensorParallelAttentionBackward, type AttentionShape, type AttentionWeights, type AttentionGrads } from "./attention.js";
 export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig } from "./config.js";
 export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
+export { tpCollectiveTime, type TpOverlap } from "./tpCollectiveTime.js";
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
 export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./vocabParallelCrossEntropy.js";
 export { summa2d, type SummaResult } from "./summa2d.js";
