@@ -177,11 +177,12 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
     if (r.ranked.length) {
       lines.push(`  # ${"plan (dp tp pp zero b<micro-batch>×<accumulation>)".padEnd(52)} ${"tokens/s".padStart(11)} ${"MFU".padStart(7)} ${"peak GiB".padStart(8)} ${"step s".padStart(9)} ${"exposed comm s".padStart(14)} ${"bubble s".padStart(8)}${price !== undefined ? ` ${"$/Mtok".padStart(9)}` : ""}`);
       r.ranked.slice(0, top).forEach((x, i) => lines.push(row(x, i, price !== undefined)));
-      const tie = r.ranked.length > 1 && r.ranked[1].tokensPerS === r.ranked[0].tokensPerS;
+      const shown = r.ranked.slice(0, top);
+      const ties = shown.slice(1).map((x, i) => [i + 1, i + 2, shown[i], x] as const).filter(([, , a, b]) => a.tokensPerS === b.tokensPerS);
       lines.push(
         "",
         `MFU counts PaLM's model FLOPs (6N + 12·L·H·Q·T per token) over the dense 16-bit peak. A plan fits when its peak memory is at most the GPU's less ${+((headroom ?? DEFAULT_MEMORY_HEADROOM) * 100).toFixed(1)} % headroom (--headroom).`,
-        ...(tie ? [`Plans 1 and 2 tie: the time model sees no difference between them (${r.ranked[0].label} vs ${r.ranked[1].label}); the first needs less memory, so it is listed first.`] : []),
+        ...(ties.length ? [`Ties: ${ties.map(([i, j]) => `${i} and ${j}`).join(", ")}. In each pair the time model sees the same exposed time (what differs is hidden behind computation, e.g. ZeRO-1 and ZeRO-2's gradient reductions, or is only memory); the plan that needs less memory is listed first: pick it.`] : []),
         `Assumptions of the best plan: ${r.ranked[0].time.assumptions.join("; ")}.`,
       );
     } else if (r.rejected.length === 0) {
