@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { loadGraders, ROOT } from "../exercises/harness/discover.js";
-import { totalPoints, type AnyFunction, type Exercise } from "../exercises/harness/define.js";
+import { isGraded, totalPoints, type AnyFunction, type Exercise } from "../exercises/harness/define.js";
 
 /** The workflow's path in the repository. */
 export const WORKFLOW = ".github/workflows/classroom.yml";
@@ -30,10 +30,11 @@ const q = (s: string) => JSON.stringify(s);
 
 /**
  * The workflow's text.
- * @param exercises every exercise, in id order
+ * @param all every exercise, in id order (placeholders are left out)
  * @example classroomWorkflow([ex12]) // "… - name: \"1.2 round to bfloat16\"\n        id: exercise-1-2 …"
  */
-export function classroomWorkflow(exercises: readonly Exercise<AnyFunction>[]): string {
+export function classroomWorkflow(all: readonly Exercise<AnyFunction>[]): string {
+  const exercises = all.filter(isGraded); // a scaffold's placeholder is not graded until it is real
   const tests = exercises.map((e) => `      - name: ${q(`${e.id} ${e.title}`)}
         id: ${stepId(e.id)}
         uses: classroom-resources/autograding-command-grader@v1

@@ -70,6 +70,7 @@ import type { ${o.fn} } from "./${o.name}.js";
 const see = "see the page's section #${o.section}";
 
 export default defineExercise({
+  placeholder: true, // TODO: delete this line when the grader is real: until then it is not graded (define.ts)
   id: "${o.id}",
   title: "${o.title}",
   chapter: "${o.slug}",
@@ -177,7 +178,7 @@ draft: true
 
 \`\`\`js
 import {Plot} from "./components/plot.js";
-import {meanSquare} from "./lib/${c.slug}/index.js";
+import {meanSquare} from "./bundles/${c.slug}.js";
 import {exerciseBox} from "./components/exercise.js";
 const exercises = FileAttachment("data/exercises.json").json();
 \`\`\`
@@ -285,6 +286,8 @@ export function newChapter(root: string, slug: string, title: string): { number:
   create(root, `exercises/${slug}/mutants/${name}.ts`, ex.mutants, made);
   create(root, `bench/${slug}.bench.ts`, bench({ number, slug }, fn, name), made);
   create(root, `src/${slug}.md`, page({ number, slug, title }, id), made);
+  // What the page takes from lib/, as one bundle (CONTRIBUTING.md, "Pages load lib/ as one module").
+  create(root, `src/bundles/${slug}.ts`, `// What src/${slug}.md takes from lib/ (scripts/bundle.ts makes it one module, ${slug}.js).\nexport { ${fn} } from "../../lib/${slug}/index.js";\n`, made);
   return { number, made };
 }
 
@@ -347,7 +350,8 @@ To make it "written" (CONTRIBUTING.md, "Add or extend a chapter"):
   2. src/${slug}.md: fill Why, Worked example, Figures, Exercises, Corrections to the notes (each box an
      entry of lib/corrections.ts in a block of this chapter), References and the Glossary (术语) table.
   3. Exercises: at least 3, one of them "build it" (build: true); add them with
-     npm run new-exercise -- ${slug} <name>, then write their contracts, checks and mutants.
+     npm run new-exercise -- ${slug} <name>, then write their contracts, checks and mutants, and delete
+     "placeholder: true" from each grader (a placeholder is not graded: scorecard, Gradescope, Classroom).
   4. bench/${slug}.bench.ts: time what the chapter's reader or grader waits for.
   5. Remove "draft: true" from the page, set status "written" in lib/chapters.ts and the README row
      (| ${number} | ${slug} | written |); npm test then requires the page, the lib and 3 exercises.
@@ -364,7 +368,8 @@ To make it "written" (CONTRIBUTING.md, "Add or extend a chapter"):
 Next (exercises/README.md): replace the example in lib/${slug}/${camel(name)}.ts with the reference; write
 the stub's contract; give the grader its checks, hints and the page section (section: "<heading id>");
 add the plausible mistakes to the mutants with the check that catches each; move the box on the page to
-the section that derives the exercise (ids stay in page order). npm test exercises ${id} shows the student's view.`);
+the section that derives the exercise (ids stay in page order); then delete "placeholder: true" from the
+grader: until then it is not graded. npm test exercises ${id} shows the student's view.`);
       return 0;
     }
     throw new Usage("usage: tsx scripts/scaffold.ts new-chapter <slug> \"<title>\" | new-exercise <slug> <name>");

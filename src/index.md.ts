@@ -5,12 +5,12 @@
 import { CHAPTERS } from "../lib/chapters.js";
 import { CORRECTIONS } from "../lib/corrections.js";
 import { loadGraders } from "../exercises/harness/discover.js";
-import { totalPoints } from "../exercises/harness/index.js";
+import { isGraded, totalPoints } from "../exercises/harness/index.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 const counts = new Map<string, { n: number; points: number }>();
-for (const { exercise } of await loadGraders()) {
+for (const { exercise } of (await loadGraders()).filter((g) => isGraded(g.exercise))) {
   const c = counts.get(exercise.chapter) ?? { n: 0, points: 0 };
   c.n += 1;
   c.points += totalPoints(exercise);

@@ -23,7 +23,7 @@ describe("layout", () => {
 
   // Failures name what is missing (never print a whole page).
   for (const c of CHAPTERS.filter((ch) => ch.status === "written")) {
-    it(`written chapter ${c.slug} has its page, lib and at least 3 exercises, each boxed on the page`, async () => {
+    it(`written chapter ${c.slug} has its page, lib and at least 3 exercises, each boxed on the page and none a placeholder`, async () => {
       const problems: string[] = [];
       const pageFile = join(ROOT, "src", `${c.slug}.md`);
       if (!existsSync(pageFile)) problems.push(`src/${c.slug}.md is missing`);
@@ -35,6 +35,7 @@ describe("layout", () => {
       for (const f of graders) {
         const { exercise } = await loadGrader(f);
         if (page && !page.includes(`exerciseBox(exercises, "${exercise.id}")`)) problems.push(`src/${c.slug}.md has no box for exercise ${exercise.id}: add \${exerciseBox(exercises, "${exercise.id}")}`);
+        if (exercise.placeholder) problems.push(`exercise ${exercise.id} is still a scaffold's placeholder (not graded): write its grader, then delete "placeholder: true" from ${f.slice(ROOT.length + 1)}`);
       }
       // A reader meets exercise k before exercise k + 1: ids are numbered in page order.
       const order = [...page.matchAll(/exerciseBox\(exercises, "(\d+)\.(\d+)"\)/g)].map((m) => Number(m[2]));

@@ -32,14 +32,19 @@ describe("hidden graders outside the repository", () => {
     dir = /^DIR=(.*)$/m.exec(String(example.stdout))?.[1] ?? "";
   }, 180_000);
 
-  it("CONTRIBUTING.md's example grades a copied public grader from a temporary folder and exits 0", () => {
+  it("CONTRIBUTING.md's example grades a copied public grader from a temporary folder and exits 0", async () => {
     expect(example.status, String(example.stderr)).toBe(0);
     expect(dir.startsWith(ROOT)).toBe(false);
     const copied = readFileSync(join(dir, "precision/round-bf16-hidden.test.ts"), "utf8");
     expect(copied, "every relative import was rewritten to the package name").not.toMatch(/from\s+"\.{1,2}\//);
     expect(copied).toContain(`from "llm-training-course/harness"`);
     expect(String(example.stdout)).toMatch(/loaded 1 extra grader from /);
-    expect(String(example.stdout)).toMatch(/1\.90 round to bfloat16 \.+ not attempted 0\/\d+/);
+    // It grades the public stub of 1.2 with 1.2's checks: the same verdict as 1.2 itself, whatever the
+    // student has written there (npm test does not depend on the student's edits).
+    const line = (out: string, id: string) => new RegExp(`^\\s*\\S ${id.replace(".", "\\.")} round to bfloat16 \\.+ (.*\\d+/\\d+)$`, "m").exec(out)?.[1];
+    const own = await grade("1.2", "--format", "text");
+    expect(line(String(example.stdout), "1.90")).toBeDefined();
+    expect(line(String(example.stdout), "1.90")).toBe(line(own.out, "1.2"));
   });
 
   it("its Gradescope tests are after_published", () => {

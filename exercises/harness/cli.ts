@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { existsSync, readdirSync, statSync, watch, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { CHAPTERS } from "../../lib/chapters.js";
+import { isGraded } from "./define.js";
 import { affectedBy, loadGrader, loadGraders, ROOT, type LoadedGrader } from "./discover.js";
 import { runGraders, TIMEOUT_MS, BUILD_TIMEOUT_MS } from "./runner.js";
 import { explainExercise } from "./explain.js";
@@ -158,14 +159,16 @@ async function run(argv: string[], io: CommandIO, options: CommandOptions): Prom
   /** Every name a filter may take: chapter slugs and numbers, exercise ids. */
   const names = () => [...CHAPTERS.map((c) => c.slug), ...CHAPTERS.map((c) => String(c.number)), ...loaded.map((g) => g.exercise.id)];
 
-  /** Keeps the graders that match a filter: a chapter slug, a chapter number, or an exercise id. */
+  /**
+   * Keeps the graders that match a filter: a chapter slug, a chapter number, or an exercise id.
+   * A scaffold's placeholder (define.ts, `placeholder`) is graded only when named by its id.
+   */
   function select(all: LoadedGrader[], filters: string[]): LoadedGrader[] {
-    if (filters.length === 0) return all;
     for (const f of filters) {
       if (!names().includes(f)) usage(`unknown chapter or exercise "${f}"${didYouMean(f, names())}`);
     }
-    return all.filter(({ exercise: e }) =>
-      filters.some((f) => e.chapter === f || e.id === f || String(CHAPTERS.find((c) => c.slug === e.chapter)?.number) === f));
+    return all.filter(({ exercise: e }) => filters.includes(e.id) || (isGraded(e) &&
+      (filters.length === 0 || filters.some((f) => e.chapter === f || String(CHAPTERS.find((c) => c.slug === e.chapter)?.number) === f))));
   }
 
   if (values.explain!.length > 0) {

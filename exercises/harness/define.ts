@@ -57,6 +57,13 @@ export interface Exercise<F extends AnyFunction> {
    * from them. Default: the chapter's reference folder, `lib/<chapter>/`.
    */
   solution?: string[];
+  /**
+   * A placeholder written by `npm run new-chapter` or `new-exercise`: its grader passes the
+   * self-check, but it is not graded (left out of the scorecard and its totals, the Gradescope
+   * results, the Classroom workflow and the home page's points) until its grader is real:
+   * delete this line then. `npm test exercises <id>` still grades it when named by its id.
+   */
+  placeholder?: boolean;
 }
 
 /**
@@ -83,6 +90,9 @@ export function defineExercise<F extends AnyFunction>(exercise: Exercise<F>): Ex
   }
   return exercise;
 }
+
+/** Whether an exercise counts in a course's grading (not a scaffold's placeholder). */
+export const isGraded = (exercise: Pick<Exercise<AnyFunction>, "placeholder">): boolean => !exercise.placeholder;
 
 /** Total points of an exercise. */
 export function totalPoints(exercise: Exercise<AnyFunction>): number {

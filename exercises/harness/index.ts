@@ -3,7 +3,7 @@
  * built-ins), so the page boxes can read exercise metadata.
  */
 export { NotImplementedError, notImplemented, CheckFailure, isNotImplemented, type FailureReport } from "./errors.js";
-export { defineExercise, totalPoints, mutantParts, type Exercise, type Check, type AnyFunction, type Mutant } from "./define.js";
+export { defineExercise, totalPoints, isGraded, mutantParts, type Exercise, type Check, type AnyFunction, type Mutant } from "./define.js";
 export {
   expectCall, expectSame, expectThrows, callSafely, fail, property, aliasOf, copyArgs, formatReceived,
   type ExpectOptions, type ThrowsOptions, type ThrowsPattern, type ErrorClass, type PropertyOptions,

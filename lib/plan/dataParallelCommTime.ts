@@ -1,5 +1,6 @@
 import { collectiveCost, type CostModel } from "../collectives/index.js";
 import type { ZeroStage } from "../memory/index.js";
+import { zeroStepCommunication } from "../zero/zeroStepCommunication.js";
 
 /**
  * Options of {@link dataParallelCommTime}. The optional switches default to what
@@ -56,7 +57,8 @@ export interface DataParallelCollective {
  * - stage 2: the same reduction after every micro-batch (engine.py: "ZeRO stage >= 2 communicates
  *   during non gradient accumulation boundaries as well"), then the all-gather;
  * - stage 3: per micro-batch an all-gather before forward, one before backward, a reduce-scatter.
- * This is the same list as the zero chapter's step-volume count, timed on a link.
+ * The list and its volumes come from the zero chapter's `zeroStepCommunication`; this function
+ * times each call on the link and says what computation it can hide behind.
  * @param o see {@link DataParallelCommOptions}
  * @returns the collectives (none when d = 1)
  * @throws RangeError as {@link dataParallelCommTime}
@@ -70,23 +72,22 @@ export function dataParallelCollectives(o: DataParallelCommOptions): DataParalle
   for (const k of ["backwardPerMicroBatchS", "busyPerMicroBatchS"] as const) {
     if (!Number.isFinite(o[k]) || o[k] < 0) throw new RangeError(`${k} must be a finite number >= 0, got ${o[k]}`);
   }
-  const gradBytes = o.gradBytesPerElement ?? o.bytesPerElement;
-  const time = (kind: DataParallelCollective["kind"], bytes: number) => collectiveCost(kind, o.shardParams, o.dataParallel, o.link, bytes).timeS;
   if (o.dataParallel === 1) return [];
-  const overlapGrad = o.overlapGradReduce ?? true;
-  const gradBehind = overlapGrad ? "backward" : "none";
-  const reduceKind = o.bucketAllReduce ?? true ? "ring-all-reduce" : "reduce-scatter";
-  const m = o.microBatches;
-  const gather = (): DataParallelCollective => ({ kind: "all-gather", tensor: "parameters", behind: o.overlapParamGather ? "next-forward" : "none", timesPerStep: 1, timeS: time("all-gather", o.bytesPerElement) });
-  switch (o.zeroStage) {
-    case 0: return [{ kind: "ring-all-reduce", tensor: "gradients", behind: gradBehind, timesPerStep: 1, timeS: time("ring-all-reduce", gradBytes) }];
-    case 1: return [{ kind: reduceKind, tensor: "gradients", behind: gradBehind, timesPerStep: 1, timeS: time(reduceKind, gradBytes) }, gather()];
-    case 2: return [{ kind: reduceKind, tensor: "gradients", behind: gradBehind, timesPerStep: m, timeS: time(reduceKind, gradBytes) }, gather()];
-    default: return [
-      { kind: "all-gather", tensor: "parameters", behind: "busy", timesPerStep: 2 * m, timeS: time("all-gather", o.bytesPerElement) },
-      { kind: "reduce-scatter", tensor: "gradients", behind: "busy", timesPerStep: m, timeS: time("reduce-scatter", gradBytes) },
-    ];
-  }
+  // The volumes and their schedule are the zero chapter's count; what hides them is this chapter's.
+  const step = zeroStepCommunication({
+    stage: o.zeroStage, dataParallel: o.dataParallel, numParams: o.shardParams, gradAccumSteps: o.microBatches,
+    ...(o.zeroStage === 1 || o.zeroStage === 2 ? { multiRankBucketAllreduce: o.bucketAllReduce ?? true } : {}),
+  });
+  const gradBytes = o.gradBytesPerElement ?? o.bytesPerElement;
+  return step.collectives.map((c): DataParallelCollective => {
+    // A per-owner reduce moves what a reduce-scatter moves, (P − 1)/P of the buffer per rank: timed as one.
+    const kind = c.kind === "all-reduce" ? "ring-all-reduce" : c.kind === "reduce" ? "reduce-scatter" : c.kind;
+    const behind = o.zeroStage === 3 && c.when !== "after-step" ? "busy"
+      : c.tensor === "gradients" ? (o.overlapGradReduce ?? true ? "backward" : "none")
+      : o.overlapParamGather ? "next-forward" : "none";
+    const bytes = c.tensor === "gradients" ? gradBytes : o.bytesPerElement;
+    return { kind, tensor: c.tensor, behind, timesPerStep: c.timesPerStep, timeS: collectiveCost(kind, c.elements, o.dataParallel, o.link, bytes).timeS };
+  });
 }
 
 /**

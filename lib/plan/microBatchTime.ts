@@ -94,6 +94,7 @@ export function microBatchTime(arch: ModelArch, plan: Plan, seqLen: number, r: R
 
   const tp = tpCollectiveTime(layer.linears, {
     tokens: n, hiddenSize: h, T: t, sequenceParallel: plan.sequenceParallel, fullRecompute: plan.recompute === "full", link: tpLink, bytesPerElement: e,
+    qkvElements: t > arch.numKvHeads ? n * (arch.numHeads + 2 * arch.numKvHeads) * arch.headDim : 0,
     tpBackwardOverlap: runtime.tpBackwardOverlap, tpCommOverlap: runtime.tpCommOverlap,
   });
   const tpExposedS = Ls * tp.exposedS, tpHiddenS = Ls * tp.hiddenS;
