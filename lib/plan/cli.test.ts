@@ -24,7 +24,10 @@ describe("npm run plan (main)", () => {
     expect(r.stdout).toMatch(/plan \(dp tp pp zero b<micro-batch>×<accumulation>\)/);
     expect(r.stdout).toMatch(/exposed comm s/);
     expect(r.stdout).toMatch(/MFU counts PaLM's model FLOPs/);
-    expect(r.stdout).toMatch(/Ties: 2 and 3, 5 and 6, 7 and 8\. In each pair the time model sees the same exposed time/); // ZeRO-1 and ZeRO-2 at b2×4
+    // Ties among the printed plans are named and explained; here there are none.
+    const ranked = JSON.parse(main([...base, "--json"]).stdout).ranked as { tokensPerS: number }[];
+    const tied = ranked.slice(1).some((x, i) => x.tokensPerS === ranked[i].tokensPerS);
+    expect(/Ties: /.test(r.stdout)).toBe(tied);
   });
   it("when nothing fits, says why and which single change would fit", () => {
     const r = main(["--model", "llama-2-70b", "--gpus", "8", "--global-batch", "64", "--seq", "4096", "--no-offload"]);

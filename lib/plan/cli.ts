@@ -49,7 +49,8 @@ Search and assumptions
 Reading the table: a plan is dp×tp×pp (data-, tensor-, pipeline-parallel sizes), the ZeRO
 stage, b<micro-batch>×<accumulation steps> (b2×16: 2 sequences per GPU per micro-batch, 16
 micro-batches per optimizer step), recomputation and attention. "exposed comm s" is the
-communication nothing hides (tensor- and data-parallel, pipeline sends, offload transfers);
+communication nothing hides (tensor- and data-parallel, pipeline sends, offload transfers) and
+the compute slowed by the SMs that hidden collectives hold;
 "bubble" is the pipeline's idle time. Both are seconds per optimizer step, inside "step s".
 
 Exit status: 0 on success (also when nothing fits: the answer says why), 2 on bad input (the message names the flag).
@@ -115,8 +116,8 @@ function cluster(values: Record<string, string | boolean | undefined>): Cluster 
   return clusterOf(gpu, Math.min(perNode, gpus), Math.max(1, gpus / perNode), inter, 2 * 2 ** 40);
 }
 
-/** Communication no computation hides, one step: tensor-parallel, pipeline sends, data-parallel and offload transfers. */
-const exposedCommS = (t: PlanResult["time"]) => t.tpCommS + t.pipelineSendS + t.dataParallelExposedS + t.offloadExposedS;
+/** Communication no computation hides, one step: tensor-parallel, pipeline sends, data-parallel, offload transfers, and the compute slowed by the hidden collectives' SMs. */
+const exposedCommS = (t: PlanResult["time"]) => t.tpCommS + t.pipelineSendS + t.dataParallelExposedS + t.offloadExposedS + t.overlapSlowdownS;
 
 const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 

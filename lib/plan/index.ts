@@ -7,7 +7,7 @@ export { GPU_PRESETS, gpuPreset, gpuRoofline, type GpuSpec } from "../perf/gpuPr
 export { CLUSTER_PRESETS, clusterPreset, clusterOf, checkCluster, type Cluster, type ClusterPreset } from "./clusterPresets.js";
 export { planLabel, type Plan, type Workload } from "./planLabel.js";
 export { enumeratePlans, checkWorkload, type PlanSpace } from "./enumeratePlans.js";
-export { stepTime, type StepTime, type StepTimeOptions, type RuntimeOptions } from "./stepTime.js";
+export { stepTime, OVERLAP_COMM_SMS, type StepTime, type StepTimeOptions, type RuntimeOptions } from "./stepTime.js";
 export { microBatchTime, layerShape, type MicroBatchTime, type TensorParallelRuntime } from "./microBatchTime.js";
 export { DEFAULT_MEMORY_HEADROOM, usableMemoryBytes, checkHeadroom } from "./memoryHeadroom.js";
 export { evaluatePlan, type EvaluateOptions, type PlanResult } from "./evaluatePlan.js";

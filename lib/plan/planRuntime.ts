@@ -3,17 +3,17 @@ import type { Plan } from "./planLabel.js";
 
 /**
  * The framework the planner assumes runs a plan: Megatron-LM for tensor or pipeline
- * parallelism with ZeRO-0 (its DDP) or ZeRO-1 (its distributed optimizer), which is what
- * `--export megatron` writes; DeepSpeed (or PyTorch DDP/FSDP, which issue the same
- * collectives) otherwise, which is what `--export deepspeed` and `fsdp` write.
- * @param plan the plan (t, p and ZeRO stage)
+ * parallelism with ZeRO-0 (its DDP) or ZeRO-1 (its distributed optimizer) and no offload,
+ * which is what `--export megatron` writes; DeepSpeed (Megatron-DeepSpeed with t or p, or
+ * PyTorch DDP/FSDP, which issue the same collectives) otherwise.
+ * @param plan the plan (t, p, ZeRO stage and offload)
  * @returns "megatron" or "deepspeed"
  * @throws nothing
- * @example planRuntime({ tensorParallel: 8, pipelineParallel: 1, zeroStage: 1 }) // "megatron"
+ * @example planRuntime({ tensorParallel: 8, pipelineParallel: 1, zeroStage: 1, offload: "none" }) // "megatron"
  * @see lib/plan's exportPlan (what each format accepts)
  */
-export function planRuntime(plan: Pick<Plan, "tensorParallel" | "pipelineParallel" | "zeroStage">): "megatron" | "deepspeed" {
-  return plan.tensorParallel * plan.pipelineParallel > 1 && plan.zeroStage <= 1 ? "megatron" : "deepspeed";
+export function planRuntime(plan: Pick<Plan, "tensorParallel" | "pipelineParallel" | "zeroStage" | "offload">): "megatron" | "deepspeed" {
+  return plan.tensorParallel * plan.pipelineParallel > 1 && plan.zeroStage <= 1 && plan.offload === "none" ? "megatron" : "deepspeed";
 }
 
 /**

@@ -11,7 +11,7 @@ const w: Workload = { globalBatch: 64, seqLen: 2048, precision: "bf16", optimize
 const base: Plan = { dataParallel: 1, tensorParallel: 1, pipelineParallel: 1, zeroStage: 0, offload: "none", recompute: "none", sequenceParallel: false, attention: "flash", microBatch: 4, gradAccum: 16 };
 const oneGpu = { ...clusterPreset("8x-a100-80gb"), gpusPerNode: 1 };
 const a100 = clusterPreset("8x-a100-80gb");
-const EXPOSED = ["computeS", "recomputeS", "tpCommS", "pipelineBubbleS", "pipelineSendS", "dataParallelExposedS", "optimizerS", "offloadExposedS"] as const;
+const EXPOSED = ["computeS", "recomputeS", "tpCommS", "pipelineBubbleS", "pipelineSendS", "dataParallelExposedS", "overlapSlowdownS", "optimizerS", "offloadExposedS"] as const;
 const roof = gpuRoofline(a100.gpu, "bf16");
 
 describe("stepTime", () => {
@@ -45,6 +45,8 @@ describe("stepTime", () => {
     const t = stepTime(arch, plan, a100, w);
     const ar = collectiveCost("ring-all-reduce", parameterCount(arch).total, 8, achievedLink(a100.intraNode, NCCL_BUS_EFFICIENCY.nvlink), 2).timeS;
     expect(t.dataParallelHiddenS + t.dataParallelExposedS).toBeCloseTo(ar, 12);
+    // Hidden is not free: while it runs, the collective holds 20 of the A100's 108 SMs (DeepSeek-V3's figure).
+    expect(t.overlapSlowdownS).toBeCloseTo((t.dataParallelHiddenS * 20) / 108, 12);
   });
   it("across nodes the data-parallel ring uses one adapter per member in each node: 8 members of a 16-GPU group go 8× faster than 1 would", () => {
     const c = clusterOf("a100-80gb", 8, 2, "net-200g", 2 ** 41);
@@ -105,6 +107,7 @@ describe("stepTime", () => {
       const t = stepTime(arch, plans[i], c, w);
       expect(t.totalS).toBeCloseTo(EXPOSED.reduce((s, k) => s + t[k], 0), 9);
       for (const k of [...EXPOSED, "dataParallelHiddenS", "offloadHiddenS", "tpCommHiddenS"] as const) expect(Number.isFinite(t[k]) && t[k] >= 0, k).toBe(true);
+      expect(t.overlapSlowdownS).toBeCloseTo((t.dataParallelHiddenS * 20) / c.gpu.numSMs, 12);
     }), { numRuns: 200 });
   });
   it("bad assumptions name the option", () => {

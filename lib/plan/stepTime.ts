@@ -7,6 +7,7 @@ import { dataParallelCommTime } from "./dataParallelCommTime.js";
 import { gpuRoofline } from "../perf/gpuPresets.js";
 import { microBatchTime, type TensorParallelRuntime } from "./microBatchTime.js";
 import type { Plan, Workload } from "./planLabel.js";
+import { planRuntime } from "./planRuntime.js";
 
 /**
  * The framework switches that change a step's time. Defaults: what the planner's exports
@@ -35,6 +36,19 @@ export interface RuntimeOptions extends Partial<TensorParallelRuntime> {
  * Assumptions of the step-time model that are not properties of the hardware.
  * @see {@link stepTime}
  */
+/**
+ * SMs a network collective holds while it runs beside compute: DeepSeek-V3 dedicates 20 of the
+ * H800's 132 SMs to communication and finds them "sufficient to fully utilize the bandwidths of IB
+ * and NVLink"; NCCL likewise runs one thread block per channel. Hidden data-parallel communication
+ * is therefore not free: the compute beside it runs on the other SMs. (Tensor-parallel overlaps
+ * inside a node are left out: NeMo's tuned Transformer Engine configurations give them from 2 to 24
+ * SMs, too wide a range to pick from.)
+ * @example OVERLAP_COMM_SMS / 132 // 0.15 of an H100
+ * @see DeepSeek-AI 2024, *DeepSeek-V3 Technical Report*, §3.2.2 and §3.5.1; NCCL documentation (`NCCL_MAX_NCHANNELS`: a channel is a CUDA block);
+ *   NVIDIA NeMo `nemo/collections/llm/recipes/tp_overlap_configs/userbuffers.py` (num_sm of the tensor-parallel overlaps)
+ */
+export const OVERLAP_COMM_SMS = 20;
+
 export interface StepTimeOptions {
   /** Parameters per second that one GPU's share of the host updates with CPU Adam (default: chapter 9's host rate, shared by the GPUs of a node). */
   cpuAdamParamsPerS?: number;
@@ -45,7 +59,7 @@ export interface StepTimeOptions {
 /**
  * One optimizer step of a plan, in seconds, by cause. `totalS` is the sum of the exposed
  * terms (`computeS + recomputeS + tpCommS + pipelineBubbleS + pipelineSendS + dataParallelExposedS
- * + optimizerS + offloadExposedS`); the `…HiddenS` terms are the parts hidden behind computation.
+ * + overlapSlowdownS + optimizerS + offloadExposedS`); the `…HiddenS` terms are the parts hidden behind computation.
  * @see {@link stepTime}
  */
 export interface StepTime {
@@ -65,6 +79,8 @@ export interface StepTime {
   dataParallelHiddenS: number;
   /** The optimizer step on the GPU (memory-bound: bytes of the states over HBM bandwidth). */
   optimizerS: number;
+  /** Compute slowed while hidden data-parallel collectives hold {@link OVERLAP_COMM_SMS} of the GPU's SMs: hidden time × SMs held / SMs. */
+  overlapSlowdownS: number;
   /** Offload transfers and the CPU optimizer step that nothing hides, and those hidden. */
   offloadExposedS: number;
   offloadHiddenS: number;
@@ -88,9 +104,10 @@ const OPTIMIZER_BYTES = { adamw: ADAM_BYTES_PER_ELEMENT, "sgd-momentum": 20, sgd
  * - 1F1B: a bubble of (p − 1)/v micro-batch times; Megatron's blocking send/receive pairs,
  *   two boundary messages per micro-batch on the critical path (v > 1: the fill and drain only,
  *   as `overlap_p2p_comm` overlaps the rest), each 1/t of the boundary tensor with scatter/gather;
- * - data parallelism as DeepSpeed (t = p = 1) or Megatron-LM (t·p > 1) issues it
+ * - data parallelism as DeepSpeed (or DDP) or Megatron-LM issues it (lib/plan's planRuntime: Megatron for t·p > 1 with ZeRO-0 or 1)
  *   ({@link dataParallelCommTime}), on the group's link across nodes by lib/collectives'
  *   multi-adapter rule; Megatron reduces bf16 gradients in fp32;
+ * - hidden data-parallel collectives slow the compute beside them by the SMs they hold ({@link OVERLAP_COMM_SMS});
  * - the optimizer step over HBM, and ZeRO-Offload's PCIe transfers and CPU Adam.
  * Links run at NCCL's measured bus efficiency (lib/collectives NCCL_BUS_EFFICIENCY).
  * @param arch the model
@@ -114,7 +131,7 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
   if (!Number.isSafeInteger(v) || v < 1 || (v > 1 && Math.ceil(arch.numLayers / p) % v !== 0)) {
     throw new RangeError(`runtime.virtualStages must be an integer >= 1 dividing the stage's layers, got ${v}`);
   }
-  const megatron = t * p > 1;
+  const megatron = planRuntime(plan) === "megatron";
   const G = cluster.gpusPerNode;
   const topology: NodeTopology = {
     gpusPerNode: G,
@@ -175,18 +192,20 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
   }
 
   const computeS = m * mb.computeS, recomputeS = m * mb.recomputeS, tpCommS = m * mb.tpExposedS;
-  const totalS = computeS + recomputeS + tpCommS + pipelineBubbleS + pipelineSendS + dataParallelExposedS + optimizerS + offloadExposedS;
+  const tpCommHiddenS = m * mb.tpHiddenS;
+  const overlapSlowdownS = (dataParallelHiddenS * OVERLAP_COMM_SMS) / cluster.gpu.numSMs;
+  const totalS = computeS + recomputeS + tpCommS + pipelineBubbleS + pipelineSendS + dataParallelExposedS + overlapSlowdownS + optimizerS + offloadExposedS;
   const scale = (x: number) => m * x;
   const assumptions = [
     `GEMMs at ${(r.matmulEfficiency * 100).toFixed(1)} % of the ${(r.peakFlops / 1e12).toFixed(0)} TFLOP/s peak times their wave efficiency; ${plan.attention === "flash" ? `FlashAttention at ${(r.attentionEfficiency * 100).toFixed(0)} %` : "eager attention's s × s scores through HBM"}; elementwise kernels at the HBM bandwidth`,
     ...(t > 1 ? [`tensor-parallel ${rt.tpBackwardOverlap ?? true ? "backward collectives overlapped with the weight-gradient GEMMs" : "collectives not overlapped"}${rt.tpCommOverlap ? ", forward ones with --tp-comm-overlap" : ", forward ones exposed"}`] : []),
     ...(p > 1 ? [`1F1B${v > 1 ? ` interleaved over ${v} chunks` : ""}; bubble (p − 1)/${v > 1 ? "v" : "1"} micro-batch times; ${v > 1 ? "sends overlapped but for fill and drain" : "blocking send/receive pairs"}`] : []),
-    ...(d > 1 ? [`data-parallel group ${t * d <= G ? "inside a node" : `across nodes (${membersPerNode(d, t, G)} per node, ${membersPerNode(d, t, G)} adapters)`}; ${megatron ? "Megatron-LM" : "DeepSpeed/DDP"} collectives${megatron && workload.precision === "bf16" && !(rt.gradReduceInBf16 ?? false) ? ", gradients reduced in fp32" : ""}`] : []),
+    ...(d > 1 ? [`data-parallel group ${t * d <= G ? "inside a node" : `across nodes (${membersPerNode(d, t, G)} per node, ${membersPerNode(d, t, G)} adapters)`}; ${megatron ? "Megatron-LM" : t * p > 1 ? "Megatron-DeepSpeed (ZeRO)" : "DeepSpeed/DDP"} collectives${megatron && workload.precision === "bf16" && !(rt.gradReduceInBf16 ?? false) ? ", gradients reduced in fp32" : ""}`] : []),
     ...(plan.offload !== "none" ? [`CPU Adam at ${cpuAdam.toExponential(1)} parameters/s per GPU; no delayed parameter update`] : []),
   ];
   return {
-    computeS, recomputeS, tpCommS, tpCommHiddenS: m * mb.tpHiddenS, pipelineBubbleS, pipelineSendS, dataParallelExposedS, dataParallelHiddenS,
-    optimizerS, offloadExposedS, offloadHiddenS, totalS,
+    computeS, recomputeS, tpCommS, tpCommHiddenS, pipelineBubbleS, pipelineSendS, dataParallelExposedS, dataParallelHiddenS,
+    overlapSlowdownS, optimizerS, offloadExposedS, offloadHiddenS, totalS,
     breakdown: { gemmS: scale(mb.breakdown.gemmS), attentionS: scale(mb.breakdown.attentionS), elementwiseS: scale(mb.breakdown.elementwiseS), edgeS: scale(mb.breakdown.edgeS) },
     assumptions,
   };
