@@ -149,12 +149,13 @@ const exposedCommS = (t: PlanResult["time"]) => t.tpCommS + t.pipelineSendS + t.
 
 const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 
-function row(r: PlanResult, i: number, price: boolean): string {
+/** One row of the ranking; `width` is the plan column's, the longest label shown (offload labels are long), so every column stays under its header. */
+function row(r: PlanResult, i: number, price: boolean, width: number): string {
   const t = r.time;
   const comm = exposedCommS(t);
   return [
-    String(i + 1).padStart(3), r.label.padEnd(52), fmt(r.tokensPerS).padStart(11), `${(r.mfu * 100).toFixed(1)} %`.padStart(7),
-    formatGiB(r.memory.peak.total).padStart(8), fmt(t.totalS, 2).padStart(9), fmt(comm, 2).padStart(8), fmt(t.pipelineBubbleS, 2).padStart(7),
+    String(i + 1).padStart(3), r.label.padEnd(width), fmt(r.tokensPerS).padStart(11), `${(r.mfu * 100).toFixed(1)} %`.padStart(7),
+    formatGiB(r.memory.peak.total).padStart(8), fmt(t.totalS, 2).padStart(9), fmt(comm, 2).padStart(14), fmt(t.pipelineBubbleS, 2).padStart(8),
     ...(price ? [fmt(r.costPerMillionTokens ?? 0, 3).padStart(9)] : []),
   ].join(" ");
 }
@@ -213,8 +214,10 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
       "",
     ];
     if (r.ranked.length) {
-      lines.push(`  # ${"plan (dp tp pp zero b<micro-batch>×<accumulation>)".padEnd(52)} ${"tokens/s".padStart(11)} ${"MFU".padStart(7)} ${"peak GiB".padStart(8)} ${"step s".padStart(9)} ${"exposed comm s".padStart(14)} ${"bubble s".padStart(8)}${price !== undefined ? ` ${"$/Mtok".padStart(9)}` : ""}`);
-      r.ranked.slice(0, top).forEach((x, i) => lines.push(row(x, i, price !== undefined)));
+      const header = "plan (dp tp pp zero b<micro-batch>×<accumulation>)";
+      const width = Math.max(header.length, ...r.ranked.slice(0, top).map((x) => x.label.length));
+      lines.push(`  # ${header.padEnd(width)} ${"tokens/s".padStart(11)} ${"MFU".padStart(7)} ${"peak GiB".padStart(8)} ${"step s".padStart(9)} ${"exposed comm s".padStart(14)} ${"bubble s".padStart(8)}${price !== undefined ? ` ${"$/Mtok".padStart(9)}` : ""}`);
+      r.ranked.slice(0, top).forEach((x, i) => lines.push(row(x, i, price !== undefined, width)));
       const shown = r.ranked.slice(0, top);
       const ties = shown.slice(1).map((x, i) => [i + 1, i + 2, shown[i], x] as const).filter(([, , a, b]) => a.tokensPerS === b.tokensPerS);
       lines.push(
