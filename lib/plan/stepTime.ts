@@ -199,7 +199,7 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
   const assumptions = [
     `GEMMs at ${(r.matmulEfficiency * 100).toFixed(1)} % of the ${+(r.peakFlops / 1e12).toFixed(1)} TFLOP/s peak times their wave efficiency; ${plan.attention === "flash" ? `FlashAttention at ${(r.attentionEfficiency * 100).toFixed(0)} %` : "eager attention's s × s scores through HBM"}; elementwise kernels at the HBM bandwidth`,
     ...(t > 1 ? [`tensor-parallel ${rt.tpBackwardOverlap ?? true ? "backward collectives overlapped with the weight-gradient GEMMs" : "collectives not overlapped"}${rt.tpCommOverlap ? ", forward ones with --tp-comm-overlap" : ", forward ones exposed"}`] : []),
-    ...(p > 1 ? [`1F1B${v > 1 ? ` interleaved over ${v} chunks` : ""}; bubble (p − 1)/${v > 1 ? "v" : "1"} micro-batch times; ${v > 1 ? "sends overlapped but for fill and drain" : "blocking send/receive pairs"}`] : []),
+    ...(p > 1 ? [`1F1B${v > 1 ? ` interleaved over ${v} chunks` : ""}; bubble ${v > 1 ? "(p − 1)/v" : "p − 1"} micro-batch times; ${v > 1 ? "sends overlapped but for fill and drain" : "blocking send/receive pairs"}`] : []),
     ...(d > 1 ? [`data-parallel group ${t * d <= G ? "inside a node" : `across nodes (${membersPerNode(d, t, G)} per node, ${membersPerNode(d, t, G)} adapters)`}; ${megatron ? "Megatron-LM" : t * p > 1 ? "Megatron-DeepSpeed (ZeRO)" : "DeepSpeed/DDP"} collectives${megatron && workload.precision === "bf16" && !(rt.gradReduceInBf16 ?? false) ? ", gradients reduced in fp32" : ""}`] : []),
     ...(plan.offload !== "none" ? [`CPU Adam at ${cpuAdam.toExponential(1)} parameters/s per GPU; no delayed parameter update`] : []),
   ];
