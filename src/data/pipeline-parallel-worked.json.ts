@@ -1,6 +1,6 @@
 // Data loader (Node, build time): the pipeline-parallel page's worked example (p = 4, m = 8,
 // F = 1, B = 2) and the fixed figures its prose and corrections quote, from lib/pipeline-parallel.
-import { gpipeSchedule, oneFOneBSchedule, interleavedSchedule, naiveSchedule, zbH1Schedule, stepTime, busyTimes, bubbleFraction, bubbleFractionOfStep, peakInFlight, p2pSendMs, closedFormBubble, zeroBubblePassFlops } from "../../lib/pipeline-parallel/index.js";
+import { gpipeSchedule, oneFOneBSchedule, interleavedSchedule, naiveSchedule, zbH1Schedule, zbH2Schedule, zbVSchedule, dualPipeSchedule, stepTime, busyTimes, stageSpans, bubbleFraction, bubbleFractionOfStep, peakInFlight, p2pSendMs, closedFormBubble, zeroBubblePassFlops, scheduleClosedForm, simulateOptimizerStep } from "../../lib/pipeline-parallel/index.js";
 import { DEFAULT_COST_MODEL } from "../../lib/collectives/index.js";
 
 const p = 4, m = 8, v = 2;
@@ -17,8 +17,21 @@ const zbTable1 = {
 };
 // ZB-H1 with fewer micro-batches than stages (Qi et al., Appendix H), F = B = W.
 const zbSmallM = { p: 4, m: 2, measured: bubbleFraction(zbH1Schedule(4, 2)), closed: closedFormBubble("zb-h1", 4, 2), thirdRule: 3 / (3 * 2) };
+// The newest schedules at p = 4, m = 8, F = B = W = 1 (Qi et al.'s Figures 3 and 8), DualPipe at the README figure's 8 ranks and
+// 20 micro-batches, and three iterations of ZB-H2 with the optimizer step synchronised or post-validated.
+const unit = { forward: 1, backward: 1, weight: 1 };
+const h1 = zbH1Schedule(p, m, unit), h2 = zbH2Schedule(p, m, unit), zv = zbVSchedule(p, m, unit), dp = dualPipeSchedule(8, 20, unit);
+const stepOpts = { times: unit, iterations: 3, optimizerMs: 1, allReduceMs: 0.5, stateSendMs: 0.1 };
+const newest = {
+  zbH1Step: stepTime(h1), zbH2Step: stepTime(h2), zbH2Span: Math.max(...stageSpans(h2)), zbH2Busy: busyTimes(h2)[0], zbH2Peak: Math.max(...peakInFlight(h2)),
+  zbVStep: stepTime(zv), zbVSpan: Math.max(...stageSpans(zv)), zbVPeak: Math.max(...peakInFlight(zv)),
+  dualPipe: { p: 8, m: 20, step: stepTime(dp), busy: busyTimes(dp)[0], closed: scheduleClosedForm("dualpipe", 8, unit).bubbleMs, peak: Math.max(...peakInFlight(dp)) },
+  dualPipeGain: { p: 8, m: 24, overlapped: 2, measured: (() => { const s = dualPipeSchedule(8, 24, { ...unit, overlapped: 2 }); return Math.max(...stageSpans(s)) - busyTimes(s)[0]; })(), closed: scheduleClosedForm("dualpipe", 8, { ...unit, overlapped: 2 }).bubbleMs },
+  steps: { ...stepOpts, sync: simulateOptimizerStep(h2, { ...stepOpts, postValidation: false }).totalMs, post: simulateOptimizerStep(h2, { ...stepOpts, postValidation: true }).totalMs,
+    postInf: simulateOptimizerStep(h2, { ...stepOpts, postValidation: true, faults: [{ iteration: 1, stage: 2, kind: "inf" }] }).totalMs },
+};
 process.stdout.write(JSON.stringify({
-  zbTable1, zbSmallM,
+  zbTable1, zbSmallM, newest,
   p, m, v,
   naive: summary(naiveSchedule(p, m, times)),
   gpipe: summary(gpipeSchedule(p, m, times)),
