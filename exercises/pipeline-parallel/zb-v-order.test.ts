@@ -32,7 +32,7 @@ const arbSmall = fc.integer({ min: 2, max: 8 }).chain((p) => fc.tuple(fc.constan
 const arbAny = fc.tuple(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 24 }));
 
 export default defineExercise<F>({
-  id: "7.6",
+  id: "7.5",
   title: "a zero-bubble schedule on a V (ZB-V)",
   chapter: "pipeline-parallel",
   section: "zero-bubble-zb-h1-and-what-came-after",

@@ -4,7 +4,7 @@ import { notImplemented } from "../harness/index.js";
 export interface VPass { kind: "F" | "B" | "W"; microBatch: number; chunk: 0 | 1 }
 
 /**
- * Exercise 7.6 — a zero-bubble schedule on a V.
+ * Exercise 7.5 — a zero-bubble schedule on a V.
  *
  * p devices hold the model as 2p chunks placed in a V (Qi et al. §6): micro-batch j runs forward
  * through chunk 0 on devices 0, 1, …, p − 1, then through chunk 1 on devices p − 1, …, 0; its
@@ -32,5 +32,5 @@ export interface VPass { kind: "F" | "B" | "W"; microBatch: number; chunk: 0 | 1
  * @example zbVOrders(1, 1) // [[{kind: "F", microBatch: 0, chunk: 0}, {kind: "F", microBatch: 0, chunk: 1}, {kind: "B", microBatch: 0, chunk: 1}, {kind: "W", microBatch: 0, chunk: 1}, {kind: "B", microBatch: 0, chunk: 0}, {kind: "W", microBatch: 0, chunk: 0}]] (one device; its two Ws may also come last)
  */
 export function zbVOrders(p: number, m: number): VPass[][] {
-  return notImplemented("7.6");
+  return notImplemented("7.5");
 }
