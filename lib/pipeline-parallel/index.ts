@@ -17,6 +17,7 @@ export { checkSchedule, assertValidSchedule, inFlightTimeline, type CheckOptions
 export { stepTime, busyTimes, stageSpans, bubbleFraction, bubbleFractionOfStep, spanBubbleFraction, peakInFlight, closedFormBubble } from "./measures.js";
 export { scheduleClosedForm, type ScheduleClosedForm } from "./scheduleClosedForm.js";
 export { compareSchedules, pipelineSends, parametersPerDevice, type ScheduleComparison } from "./compareSchedules.js";
+export { rollbackAdamW } from "./rollbackAdamW.js";
 export { simulateOptimizerStep, ordersOf, type OptimizerStepOptions, type OptimizerStepResult, type StepEvent, type StepFault, type StepOutcome } from "./optimizerStep.js";
 export { resolveBatch, dataParallelSize, type BatchConfig, type ResolvedBatch } from "./batch.js";
 export { balancePartition, partitionFromBounds, uniformChunks, type Partition } from "./partition.js";

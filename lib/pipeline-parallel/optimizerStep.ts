@@ -90,7 +90,7 @@ const checkMs = (name: string, x: number) => {
  *   a norm above the threshold. The fully reduced state travels back from the last stage during the
  *   next iteration's warm-up; each stage validates it before its first pass that is not a forward of
  *   its first chunk (sail-sg's placement of POST_VALIDATION). If the check fails, the stages that
- *   stepped roll back (one optimizer step's time, Qi et al. Appendix C), the step is redone with
+ *   stepped roll back (charged one optimizer step's time: Qi et al.'s in-place rollback, Appendix C, is one more elementwise pass over the state), the step is redone with
  *   clipped gradients or skipped, and the iteration's forwards run so far are discarded and rerun.
  * In both modes the final outcome of every iteration is the same: post-validation keeps the
  * synchronous semantics and changes only the timing.

@@ -1,6 +1,7 @@
 // Data loader (Node, build time): the pipeline-parallel page's worked example (p = 4, m = 8,
 // F = 1, B = 2) and the fixed figures its prose and corrections quote, from lib/pipeline-parallel.
-import { gpipeSchedule, oneFOneBSchedule, interleavedSchedule, naiveSchedule, zbH1Schedule, zbH2Schedule, zbVSchedule, dualPipeSchedule, stepTime, busyTimes, stageSpans, bubbleFraction, bubbleFractionOfStep, peakInFlight, p2pSendMs, closedFormBubble, zeroBubblePassFlops, scheduleClosedForm, simulateOptimizerStep } from "../../lib/pipeline-parallel/index.js";
+import { gpipeSchedule, oneFOneBSchedule, interleavedSchedule, naiveSchedule, zbH1Schedule, zbH2Schedule, zbVSchedule, dualPipeSchedule, stepTime, busyTimes, stageSpans, bubbleFraction, bubbleFractionOfStep, peakInFlight, p2pSendMs, closedFormBubble, zeroBubblePassFlops, scheduleClosedForm, simulateOptimizerStep, rollbackAdamW } from "../../lib/pipeline-parallel/index.js";
+import { AdamW } from "../../lib/nn/index.js";
 import { DEFAULT_COST_MODEL } from "../../lib/collectives/index.js";
 
 const p = 4, m = 8, v = 2;
@@ -30,8 +31,20 @@ const newest = {
   steps: { ...stepOpts, sync: simulateOptimizerStep(h2, { ...stepOpts, postValidation: false }).totalMs, post: simulateOptimizerStep(h2, { ...stepOpts, postValidation: true }).totalMs,
     postInf: simulateOptimizerStep(h2, { ...stepOpts, postValidation: true, faults: [{ iteration: 1, stage: 2, kind: "inf" }] }).totalMs },
 };
+// Qi et al.'s in-place rollback (Appendix C) on 4096 weights after one AdamW step (lr 1e-2): how far from the weights before the step.
+const rollback = (() => {
+  let seed = 12345;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 4 - 2;
+  const n = 4096, data = Float32Array.from({ length: n }, rnd), grad = Float32Array.from({ length: n }, rnd), before = Float32Array.from(data);
+  const opt = new AdamW([{ name: "w", shape: [n], data, grad }], { lr: 1e-2 });
+  opt.step(); rollbackAdamW(opt);
+  const bits = (x: number) => new Int32Array(Float32Array.of(x).buffer)[0];
+  let exact = 0, maxUlps = 0;
+  for (let i = 0; i < n; i++) { const d = Math.abs(bits(data[i]) - bits(before[i])); if (d === 0) exact++; maxUlps = Math.max(maxUlps, d); }
+  return { weights: n, exact, maxUlps };
+})();
 process.stdout.write(JSON.stringify({
-  zbTable1, zbSmallM, newest,
+  zbTable1, zbSmallM, newest, rollback,
   p, m, v,
   naive: summary(naiveSchedule(p, m, times)),
   gpipe: summary(gpipeSchedule(p, m, times)),
