@@ -15,7 +15,7 @@ export interface VPass { kind: "F" | "B" | "W"; microBatch: number; chunk: 0 | 1
  * Return, for each device, the order in which it runs its 6m passes (F, B and W of every
  * micro-batch on each of its two chunks). The course times your orders with F = B = W (a pass
  * covers half a device's layers and takes half a unit): each pass starts as soon as its device is
- * free and its inputs have arrived. Graded, for p up to 8 and m up to 24:
+ * free and its inputs have arrived. Graded on random p up to 12 and m up to 32:
  * - every pass exactly once, and the orders never wait for an input that never comes;
  * - m ≥ 2p − 1: no device is ever idle between its first pass and its last (zero bubble);
  * - memory: a (micro-batch, chunk) pass holds half a micro-batch of activations on its device from
