@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { allToAll } from "./allToAll.js";
-import { allToAllCost, uniformAllToAllCost } from "./allToAllCost.js";
+import { allToAllCost, uniformAllToAllCost, allToAllLinks } from "./allToAllCost.js";
+import { groupCostModel } from "./groupCostModel.js";
 import { World } from "./World.js";
 import { mulberry32 } from "../random.js";
 
@@ -129,5 +130,24 @@ describe("World with a topology", () => {
   it("new World rejects a bad topology", () => {
     expect(() => new World([F(1)], cost, { topology: { ranksPerNode: 0, interNodeBandwidthBytesPerS: 1 } })).toThrow("topology.ranksPerNode must be an integer >= 1, got 0");
     expect(() => new World([F(1)], cost, { topology: { ranksPerNode: 1, interNodeBandwidthBytesPerS: 0 } })).toThrow("topology.interNodeBandwidthBytesPerS must be a finite number > 0, got 0");
+  });
+});
+
+describe("allToAllLinks", () => {
+  const cluster = { gpusPerNode: 8, intraNode: { alphaS: 5e-6, bandwidthBytesPerS: 450e9 }, interNodePerGpu: { alphaS: 5e-6, bandwidthBytesPerS: 50e9 } };
+  it("allToAllLinks gives the World one adapter per rank between nodes and the node's link inside", () => {
+    expect(allToAllLinks(cluster)).toEqual({ cost: { alphaS: 5e-6, bandwidthBytesPerS: 450e9 }, topology: { ranksPerNode: 8, interNodeBandwidthBytesPerS: 50e9 } });
+  });
+  it("allToAllLinks agrees with the planner's rule: a node's adapters carry G·B_nic together, as a ring through all G of them does", () => {
+    // 2 nodes × 8 ranks, every rank sends 1 MB to its peer on the other node (same local index): 8 adapters busy at once
+    const { cost, topology } = allToAllLinks(cluster);
+    const splits = Array.from({ length: 16 }, (_, r) => Array.from({ length: 16 }, (_, d) => (d === (r + 8) % 16 ? 250000 : 0)));
+    const a2a = allToAllCost(splits, cost, 4, topology);
+    const nodeBytes = 8 * 250000 * 4;
+    const ring = groupCostModel(cluster, 16, 8); // min(450, 8 × 50) GB/s
+    expect(a2a.timeS).toBeCloseTo(cost.alphaS + nodeBytes / ring.bandwidthBytesPerS, 12);
+  });
+  it("allToAllLinks rejects a bad cluster", () => {
+    expect(() => allToAllLinks({ ...cluster, gpusPerNode: 0 })).toThrow("gpusPerNode must be an integer >= 1, got 0");
   });
 });

@@ -1,6 +1,7 @@
 import { checkBytesPerElement, checkNumRanks, validateCostModel, type CostModel } from "./costModel.js";
 import { checkSplits } from "./splits.js";
 import type { Topology } from "./World.js";
+import type { NodeTopology } from "./groupCostModel.js";
 
 /**
  * Time and bytes of one all-to-all, with the share that crosses nodes.
@@ -90,4 +91,24 @@ export function uniformAllToAllCost(bytesPerRank: number, numRanks: number, cost
   const S = bytesPerRank, intra = ((g - 1) * S) / P, inter = ((P - g) * S) / P;
   const transfer = Math.max(intra / c.bandwidthBytesPerS, topology && inter > 0 ? inter / topology.interNodeBandwidthBytesPerS : 0);
   return { timeS: c.alphaS + transfer, maxBytesSentPerRank: intra + inter, totalBytes: P * (intra + inter), interNodeBytes: P * inter };
+}
+
+/**
+ * An all-to-all's view of a cluster described as the planner describes it ({@link NodeTopology}: G GPUs per node,
+ * one link inside the node and one network adapter per GPU): the cost model inside a node and the World's
+ * {@link Topology}. In an all-to-all every rank sends its inter-node bytes through its own adapter at the
+ * same time, so each rank's network rate is one adapter's B_nic and a node sends G·B_nic in all; the planner's
+ * ring rule min(B_intra, g·B_nic) for a ring through g adapters of a node is the same budget seen by one ring.
+ * The α of a step is the larger of the two links' (one step crosses both).
+ * @param t the cluster's links
+ * @returns `{cost, topology}` for {@link allToAll}, {@link allToAllCost} and {@link uniformAllToAllCost}
+ * @throws RangeError `gpusPerNode must be an integer >= 1, got 0`; cost-model errors
+ * @example allToAllLinks({ gpusPerNode: 8, intraNode: { alphaS: 5e-6, bandwidthBytesPerS: 450e9 }, interNodePerGpu: { alphaS: 5e-6, bandwidthBytesPerS: 50e9 } }).topology
+ *   // { ranksPerNode: 8, interNodeBandwidthBytesPerS: 50e9 }
+ * @see {@link groupCostModel} (the planner's rule for rings); NVIDIA DGX H100 user guide (eight ConnectX-7 adapters, one per GPU)
+ */
+export function allToAllLinks(t: NodeTopology): { cost: CostModel; topology: Topology } {
+  const G = checkNumRanks(t.gpusPerNode, "gpusPerNode");
+  const intra = validateCostModel(t.intraNode), nic = validateCostModel(t.interNodePerGpu);
+  return { cost: { alphaS: Math.max(intra.alphaS, nic.alphaS), bandwidthBytesPerS: intra.bandwidthBytesPerS }, topology: { ranksPerNode: G, interNodeBandwidthBytesPerS: nic.bandwidthBytesPerS } };
 }

@@ -25,5 +25,5 @@ export { randomBuffers, naiveSum, firstMismatch, maxSumError } from "./testing.j
 export { mulberry32 } from "../random.js";
 export { collectiveCost, ringAllReduceBytesPerRank, type CollectiveAlgorithm, type CollectiveCost } from "./collectiveCost.js";
 export { allToAll, type AllToAllOptions } from "./allToAll.js";
-export { allToAllCost, uniformAllToAllCost, type AllToAllCost } from "./allToAllCost.js";
+export { allToAllCost, uniformAllToAllCost, allToAllLinks, type AllToAllCost } from "./allToAllCost.js";
 export { checkSplits, splitOffsets } from "./splits.js";
