@@ -25,6 +25,7 @@ export { tpSizesForPaddedVocab } from "./tpSizesForPaddedVocab.js";
 export { tpBytesByCollective, tpSetupsFromBytes, type CollectiveBytes, type TpBytes, type TpLayer, type TpSetup } from "./tpSetupsFromBytes.js";
 export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, tpModelConfig, GQA_RULE_VERSION, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig, type GqaRule, type TpRuleOptions } from "./config.js";
 export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
+export { tpCollectiveTime, type TpOverlap } from "./tpCollectiveTime.js";
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
 export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./vocabParallelCrossEntropy.js";
 export { summa2d, type SummaResult } from "./summa2d.js";
