@@ -117,6 +117,13 @@ export async function roundToBf16(x: number): Promise<number> {
 });
 
 describe("the grading worker", () => {
+  it("reports the refusal, not a crash, when the grader needs the module the stub was refused (a chapter's index)", async () => {
+    const r = await gradeSubmission("12.4", {
+      "plan/choose-plan.ts": `import { enumeratePlans } from "../../lib/plan/index.js";\nexport const choosePlan = (a: never, c: never, w: never) => enumeratePlans(a, c, w)[0];`,
+    });
+    refused(r, /^refused to load lib\/plan\/\w+\.ts from exercises\/plan\/choose-plan\.ts → lib\/plan\/index\.ts: it holds the reference solution of exercise 12\.4/);
+  }, 120_000);
+
   it("has the main thread's stack: a spread of 200,000 arguments fails there as in the self-check and in a student's script", async () => {
     const r = await gradeSubmission("1.2", {
       "precision/round-bf16.ts": `${OWN_BF16}\nexport const roundToBf16 = (x: number) => { Math.max(...new Array(200_000).fill(0)); return own(x); };`,

@@ -58,8 +58,9 @@ export function runInWorker(g: LoadedGrader, target: Target = { kind: "stub" }, 
       finish({ ...base, checks, earned: finished.reduce((s, c) => s + c.earned, 0), status: "timeout",
         message: `${stopped}${finished.length ? ` in check "${left[0]?.name}" (the checks before it keep their points)` : ""}: does your code loop forever (a loop whose condition never changes, or a recursion without a base case), or is it too slow for the input the check gives?` });
     }, timeoutMs);
-    worker.on("message", (m: { ok?: boolean; result?: ExerciseResult; error?: string; check?: CheckResult }) => {
+    worker.on("message", (m: { ok?: boolean; result?: ExerciseResult; error?: string; refused?: string; check?: CheckResult }) => {
       if (m.check) { finished.push(m.check); return; }
+      if (m.refused) { finish({ ...base, status: "failed", message: m.refused }); return; }
       finish(m.ok && m.result ? m.result : { ...base, status: "error", message: `the grader crashed: ${m.error}` });
     });
     worker.on("error", (err) => finish({ ...base, status: "error", message: `your code crashed the grader: ${err.message}` }));

@@ -28,6 +28,9 @@ const { graderFile, target, guarded } = workerData as { graderFile: string; targ
 /** Each check's result as soon as it is known: if the deadline stops a later check, these are kept. */
 const report = (check: CheckResult) => parentPort?.postMessage({ check });
 
+/** The stub was refused and the grader could not load without the module it was refused. */
+class Refused extends Error {}
+
 async function gradeStub(root: string): Promise<ExerciseResult> {
   const stubFile = resolve(root, guarded.file);
   // The text of its imports first: an editor's auto-import of the reference gets a precise one-line reason.
@@ -47,9 +50,17 @@ async function gradeStub(root: string): Promise<ExerciseResult> {
   } catch (err) {
     loadError = `could not load ${guarded.file}: ${(err as Error)?.message ?? String(err)}`;
   }
-  // Imported from here, not through discover.ts: the student's code may have loaded that module.
-  const exercise = (await import(pathToFileURL(graderFile).href)).default as Exercise<AnyFunction>;
   const refused = () => guard.refusals();
+  // Imported from here, not through discover.ts: the student's code may have loaded that module.
+  // A module the guard refused stays refused: when the grader needs it too (a chapter's index
+  // that the stub imported), the refusal is the result, reported by the runner.
+  let exercise: Exercise<AnyFunction>;
+  try {
+    exercise = (await import(pathToFileURL(graderFile).href)).default as Exercise<AnyFunction>;
+  } catch (err) {
+    if (refused().length > 0) throw new Refused(refused()[0]);
+    throw err;
+  }
   if (refused().length > 0) return { ...resultBase(exercise), earned: 0, status: "failed", checks: [], message: refused()[0] };
   if (loadError) return { ...resultBase(exercise), earned: 0, status: "error", checks: [], message: loadError };
   const result = await gradeExercise(exercise, impl, { onCheck: report });
@@ -67,5 +78,5 @@ async function main(): Promise<ExerciseResult> {
 
 main().then(
   (result) => parentPort?.postMessage({ ok: true, result }),
-  (err) => parentPort?.postMessage({ ok: false, error: `${(err as Error)?.stack ?? String(err)}` }),
+  (err) => parentPort?.postMessage(err instanceof Refused ? { ok: false, refused: err.message } : { ok: false, error: `${(err as Error)?.stack ?? String(err)}` }),
 );

@@ -34,6 +34,7 @@ const arbAny = fc.tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, ma
 
 export default defineExercise<F>({
   id: "7.5",
+  kind: "concept",
   title: "a zero-bubble schedule on a V (ZB-V)",
   chapter: "pipeline-parallel",
   section: "zero-bubble-zb-h1-and-what-came-after",
@@ -52,12 +53,12 @@ export default defineExercise<F>({
         }
     } },
     { name: "passes the course's validity checker", points: 2, run: (f) => property(arbAny, async ([p, m]) => { await run(f, p, m); }, { numRuns: 40 }) },
-    { name: "zero bubble when m ≥ 2p − 1", points: 3, run: (f) =>
+    { name: "zero bubble when m ≥ 2p − 1", points: 4, run: (f) =>
         property(arbBig, async ([p, m]) => {
           const s = await run(f, p, m), b = bubble(s);
           if (b > 1e-9) fail(`zbVOrders(${p}, ${m}) with F = B = W: the busiest device's span is ${Math.max(...stageSpans(s))} for ${Math.max(...busyTimes(s))} of work (idle ${b}); ZB-V has none`, `which device waits first, and for what? A device can start the way up while the way down is still filling; ${see}`);
         }, { numRuns: 40 }) },
-    { name: "at most p micro-batches in flight on every device (1F1B's peak)", points: 2, run: (f) =>
+    { name: "at most p micro-batches in flight on every device (1F1B's peak)", points: 3, run: (f) =>
         property(arbAny, async ([p, m]) => {
           const peaks = peakInFlight(await run(f, p, m));
           peaks.forEach((x, d) => { if (x > p + 1e-9) fail(`zbVOrders(${p}, ${m}): device ${d} holds ${x} micro-batches' activations at once (at most p = ${p})`, `a W frees its pass's half micro-batch; how many forwards before the first backward? ${see}`); });

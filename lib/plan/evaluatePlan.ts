@@ -44,6 +44,52 @@ export interface PlanResult {
   costPerMillionTokens?: number;
 }
 
+/** A plan's memory, judged: what {@link evaluatePlan} says of it without timing it. */
+export interface PlanMemory {
+  /** True when a framework accepts the plan, its peak fits the GPU less the headroom, and its offload fits the host. */
+  fits: boolean;
+  /** Why it does not run (as {@link rejectionReason} words it). */
+  reason?: string;
+  /** Peak bytes per GPU minus the usable bytes (> 0: over by that much). */
+  overBytes: number;
+  memory: MemoryEstimate;
+}
+
+/**
+ * The memory half of {@link evaluatePlan}: chapter 2's estimate with its peak
+ * (1F1B's in-flight micro-batches, the transient lines), Megatron-LM's fp32
+ * main gradients when the plan runs on Megatron, and the verdict of
+ * {@link rejectionReason} against the GPU's memory less the headroom.
+ * @param arch the model
+ * @param plan the plan
+ * @param cluster the cluster
+ * @param workload batch, sequence length, precision and optimizer
+ * @param headroom fraction of GPU memory kept free (default {@link DEFAULT_MEMORY_HEADROOM})
+ * @returns fits, reason, overBytes, memory
+ * @throws the errors of estimateMemory, and RangeError `memoryHeadroom must be a number in [0, 1), got 1`
+ * @example planMemory(llama2_7b, plan, clusterPreset("8x-a100-80gb"), workload).fits // true
+ */
+export function planMemory(arch: ModelArch, plan: Plan, cluster: Cluster, workload: Workload, headroom: number = DEFAULT_MEMORY_HEADROOM): PlanMemory {
+  const N = plan.dataParallel * plan.tensorParallel * plan.pipelineParallel;
+  const estimate = estimateMemory({
+    arch, numGpus: N, zeroStage: plan.zeroStage, offload: plan.offload, precision: workload.precision, optimizer: workload.optimizer,
+    microBatch: plan.microBatch, seqLen: workload.seqLen, recompute: plan.recompute, tensorParallel: plan.tensorParallel,
+    pipelineParallel: plan.pipelineParallel, sequenceParallel: plan.sequenceParallel, attention: plan.attention,
+    microBatches: plan.gradAccum, pipelineSchedule: "1f1b",
+  });
+  // Megatron-LM keeps fp32 main gradients (and, for fp16, fp32 copies at the step): its own bytes per parameter.
+  const extra = planRuntime(plan) === "megatron"
+    ? Math.ceil(parameterCount(arch).total / (plan.tensorParallel * plan.pipelineParallel)) * megatronExtraStateBytes(workload.precision, plan.zeroStage, plan.dataParallel) : 0;
+  const memory: MemoryEstimate = extra === 0 ? estimate : {
+    ...estimate,
+    perGpu: { ...estimate.perGpu, gradients: estimate.perGpu.gradients + extra, total: estimate.perGpu.total + extra },
+    peak: { ...estimate.peak, total: estimate.peak.total + extra },
+  };
+  const overBytes = memory.peak.total - usableMemoryBytes(cluster.gpu.memoryBytes, headroom);
+  const reason = rejectionReason(plan, memory, cluster, headroom);
+  return { fits: reason === undefined, ...(reason ? { reason } : {}), overBytes, memory };
+}
+
 /**
  * Judges one plan on a cluster: memory from {@link estimateMemory} (the peak,
  * with the transient lines: the layer being recomputed, ZeRO-3's gathered
@@ -70,27 +116,11 @@ export function evaluatePlan(arch: ModelArch, plan: Plan, cluster: Cluster, work
   const price = options.pricePerGpuHour;
   if (price !== undefined && (!Number.isFinite(price) || price < 0)) throw new RangeError(`pricePerGpuHour must be a finite number >= 0, got ${price}`);
   const N = plan.dataParallel * plan.tensorParallel * plan.pipelineParallel;
-  const estimate = estimateMemory({
-    arch, numGpus: N, zeroStage: plan.zeroStage, offload: plan.offload, precision: workload.precision, optimizer: workload.optimizer,
-    microBatch: plan.microBatch, seqLen: workload.seqLen, recompute: plan.recompute, tensorParallel: plan.tensorParallel,
-    pipelineParallel: plan.pipelineParallel, sequenceParallel: plan.sequenceParallel, attention: plan.attention,
-    microBatches: plan.gradAccum, pipelineSchedule: "1f1b",
-  });
-  // Megatron-LM keeps fp32 main gradients (and, for fp16, fp32 copies at the step): its own bytes per parameter.
-  const extra = planRuntime(plan) === "megatron"
-    ? Math.ceil(parameterCount(arch).total / (plan.tensorParallel * plan.pipelineParallel)) * megatronExtraStateBytes(workload.precision, plan.zeroStage, plan.dataParallel) : 0;
-  const memory: MemoryEstimate = extra === 0 ? estimate : {
-    ...estimate,
-    perGpu: { ...estimate.perGpu, gradients: estimate.perGpu.gradients + extra, total: estimate.perGpu.total + extra },
-    peak: { ...estimate.peak, total: estimate.peak.total + extra },
-  };
+  const { memory, overBytes, reason } = planMemory(arch, plan, cluster, workload, options.memoryHeadroom);
   const time = stepTime(arch, plan, cluster, workload, options);
   const tokens = workload.globalBatch * workload.seqLen;
   const tokensPerS = tokens / time.totalS;
   const mfu = (palmFlopsPerToken(arch, workload.seqLen) * tokensPerS) / (N * cluster.gpu.peakFlops16);
-  const headroom = options.memoryHeadroom ?? DEFAULT_MEMORY_HEADROOM;
-  const overBytes = memory.peak.total - usableMemoryBytes(cluster.gpu.memoryBytes, headroom);
-  const reason = rejectionReason(plan, memory, cluster, headroom);
   return {
     plan, label: planLabel(plan), fits: reason === undefined, ...(reason ? { reason } : {}), overBytes, memory, time, tokensPerS, mfu,
     ...(price !== undefined ? { costPerMillionTokens: ((N * price) / 3600) * time.totalS * (1e6 / tokens) } : {}),

@@ -10,7 +10,8 @@ export { enumeratePlans, checkWorkload, type PlanSpace } from "./enumeratePlans.
 export { stepTime, OVERLAP_COMM_SMS, type StepTime, type StepTimeOptions, type RuntimeOptions } from "./stepTime.js";
 export { microBatchTime, layerShape, type MicroBatchTime, type TensorParallelRuntime } from "./microBatchTime.js";
 export { DEFAULT_MEMORY_HEADROOM, usableMemoryBytes, checkHeadroom } from "./memoryHeadroom.js";
-export { evaluatePlan, type EvaluateOptions, type PlanResult } from "./evaluatePlan.js";
+export { evaluatePlan, planMemory, type EvaluateOptions, type PlanResult, type PlanMemory } from "./evaluatePlan.js";
+export { choosePlan, planJudge, type PlanJudge, type MemoryVerdict, type TimeVerdict } from "./choosePlan.js";
 export { searchPlans, rankResults, singleChanges, type SearchResult, type SingleChange } from "./searchPlans.js";
 export { MEGATRON_TABLE_1, type MegatronRun } from "./megatronTable1.js";
 export { compareTable1Row, MEGATRON_2021_RUNTIME, MEGATRON_2021_SPACE, type Table1Comparison } from "./table1Comparison.js";
