@@ -21,6 +21,7 @@ const same = async (f: F, args: Parameters<F>, hint = HINT): Promise<void> => { 
 
 export default defineExercise<F>({
   id: "12.2",
+  kind: "transcription",
   title: "will the plan run?",
   chapter: "plan",
   section: "will-it-fit",
@@ -31,15 +32,15 @@ export default defineExercise<F>({
     "Three rules in order: pipeline parallelism with ZeRO-2/3 (DeepSpeed refuses it), the peak above the GPU's memory (naming the largest part, a transient line included), offload above the node's host memory. Return the exact sentence of the stub, or undefined when the plan runs.",
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example", points: 2, run: async (f) => {
         await same(f, [{ pipelineParallel: 1, zeroStage: 1 }, view([10 * GiB, 10 * GiB, 10 * GiB, 0, 55 * GiB], [], 0), cluster]);
     } },
-    { name: "the peak is judged, and a transient line can be the largest part", points: 1, run: async (f) => {
+    { name: "the peak is judged, and a transient line can be the largest part", points: 2, run: async (f) => {
         await same(f, [{ pipelineParallel: 1, zeroStage: 3 }, view([10 * GiB, 10 * GiB, 10 * GiB, 0, 45 * GiB], [], 0), cluster], "75 GiB steady fits in 80: no reason");
         await same(f, [{ pipelineParallel: 1, zeroStage: 3 }, view([10 * GiB, 10 * GiB, 10 * GiB, 0, 10 * GiB], [{ what: "the layer being recomputed", bytes: 45 * GiB }], 0), cluster], "the steady state fits; the peak does not");
         await same(f, [{ pipelineParallel: 1, zeroStage: 0 }, view([30 * GiB, 30 * GiB, 30 * GiB, 0, 0], [], 0), cluster], "three equal parts: the first one is named");
     } },
-    { name: "rules in order, on random plans and estimates", points: 2, run: (f) =>
+    { name: "rules in order, on random plans and estimates", points: 4, run: (f) =>
         property(fc.tuple(fc.integer({ min: 1, max: 8 }), fc.constantFrom(0, 1, 2, 3), fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 5, maxLength: 5 }),
           fc.array(fc.record({ what: fc.constantFrom("the fp32 logits", "ZeRO-3's gathered layer", "the layer being recomputed"), bytes: fc.integer({ min: 0, max: 40 }) }), { maxLength: 3 }),
           fc.integer({ min: 0, max: 400 })),
