@@ -7,7 +7,7 @@ import type { countsThatGive, PublishedUtilisation } from "./counts-that-give.js
 type F = typeof countsThatGive;
 const reference: F = (r) => lib(r);
 const HINT = "see the section on model FLOP utilisation (/plan#model-flop-utilisation): which parameters take part in a product, what recomputation adds, and how precisely a figure is printed";
-const same = (f: F, r: PublishedUtilisation, hint = HINT) => expectSame(f, reference, [r], { hint, name: "countsThatGive" });
+const same = async (f: F, r: PublishedUtilisation, hint = HINT): Promise<void> => { await expectSame(f, reference, [r], { hint, name: "countsThatGive" }); };
 
 const runOf = (a: ModelArch, seqLen: number, tokensPerSecond: number, numGpus: number, peakFlopsPerGpu: number, reported: string): PublishedUtilisation => ({
   params: parameterCount(a).total, vocabSize: a.vocabSize, hiddenSize: a.hiddenSize, numLayers: a.numLayers, numHeads: a.numHeads, headDim: a.headDim,
@@ -27,7 +27,8 @@ const model = fc.record({
   layers: fc.integer({ min: 2, max: 120 }), heads: fc.constantFrom(8, 16, 32, 64, 96), headDim: fc.constantFrom(64, 128, 256),
   vocab: fc.integer({ min: 1000, max: 256000 }), tied: fc.boolean(), positions: fc.constantFrom(0, 0, 1024, 2048, 4096), seqLen: fc.constantFrom(512, 1024, 2048, 4096, 8192),
 });
-function synth(m: fc.RecordValue<typeof model>, gpus: number, mfu: number, count: number, d: number): PublishedUtilisation {
+interface Model { layers: number; heads: number; headDim: number; vocab: number; tied: boolean; positions: number; seqLen: number }
+function synth(m: Model, gpus: number, mfu: number, count: number, d: number): PublishedUtilisation {
   const h = m.heads * m.headDim;
   const params = m.layers * (12 * h * h + 13 * h) + 2 * h + m.vocab * h * (m.tied ? 1 : 2) + m.positions * h;
   const shape = { params, vocabSize: m.vocab, hiddenSize: h, numLayers: m.layers, numHeads: m.heads, headDim: m.headDim, tiedEmbeddings: m.tied, positionRows: m.positions, seqLen: m.seqLen };

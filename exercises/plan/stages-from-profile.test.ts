@@ -6,7 +6,7 @@ import type { stagesFromProfile, RunWithoutStage, CommProfile } from "./stages-f
 type F = typeof stagesFromProfile;
 const reference: F = (o, p) => lib(o, p);
 const HINT = "see the section on communication that nothing hides (/plan#communication-that-nothing-hides): which collectives each stage runs, how often, behind what; then which stages would show this profile";
-const same = (f: F, o: RunWithoutStage, p: CommProfile, hint = HINT) => expectSame(f, reference, [o, p], { hint, name: "stagesFromProfile" });
+const same = async (f: F, o: RunWithoutStage, p: CommProfile, hint = HINT): Promise<void> => { await expectSame(f, reference, [o, p], { hint, name: "stagesFromProfile" }); };
 const EXAMPLE: RunWithoutStage = { shardParams: 1e9, dataParallel: 8, microBatches: 4, link: { alphaS: 0, bandwidthBytesPerS: 100e9 }, bytesPerElement: 2, backwardPerMicroBatchS: 0.02, busyPerMicroBatchS: 0.03 };
 const profileOf = (o: RunWithoutStage, zeroStage: 0 | 1 | 2 | 3, noise = 0): CommProfile => {
   const t = dataParallelCommTime({ ...o, zeroStage });
