@@ -7,7 +7,7 @@ import type { countsThatGive, PublishedUtilisation } from "./counts-that-give.js
 type F = typeof countsThatGive;
 const reference: F = (r) => lib(r);
 const HINT = "see the section on model FLOP utilisation (/plan#model-flop-utilisation): which parameters take part in a product, what recomputation adds, and how precisely a figure is printed";
-const same = async (f: F, r: PublishedUtilisation, hint = HINT): Promise<void> => { await expectSame(f, reference, [r], { hint, name: "countsThatGive" }); };
+const same = async (f: F, r: PublishedUtilisation, hint = HINT): Promise<void> => { await expectSame(f, reference, [r], { hint, label: `countsThatGive(${JSON.stringify(r)})` }); };
 
 const runOf = (a: ModelArch, seqLen: number, tokensPerSecond: number, numGpus: number, peakFlopsPerGpu: number, reported: string): PublishedUtilisation => ({
   params: parameterCount(a).total, vocabSize: a.vocabSize, hiddenSize: a.hiddenSize, numLayers: a.numLayers, numHeads: a.numHeads, headDim: a.headDim,
