@@ -98,6 +98,10 @@ ${CORRECTIONS.map((c) => `<tr id="erratum-${esc(c.id)}"><th scope="row">${chapte
 </tbody>
 </table>`;
 
+// Chapters that go beyond the notes: no note covers their subject (their pages say so too).
+const BEYOND_THE_NOTES = ["context-parallel", "expert-parallel"];
+const beyond = BEYOND_THE_NOTES.map((slug) => `- ${chapterLink(slug)}`).join("\n");
+
 const byChapter = CHAPTERS.filter((c) => CORRECTIONS.some((e) => e.chapter === c.slug)).map((c) => `${c.title} ${CORRECTIONS.filter((e) => e.chapter === c.slug).length}`).join(", ");
 
 process.stdout.write(`---
@@ -114,6 +118,12 @@ says so in a box headed *Correction*, with the primary source; the table at
 the end lists every such box.
 
 ${noteSections}
+## Beyond the notes
+
+No note covers the subject of these chapters; the course adds them from the papers and code that each one cites:
+
+${beyond}
+
 ## Errata
 
 Every place where the course corrects the notes${CORRECTIONS.length ? ` (${CORRECTIONS.length}: ${byChapter})` : ""}, from the same
