@@ -27,7 +27,7 @@ export interface RingBlockKernel {
  * ({@link positionMask}); its (O, lse) is merged into `prev` with {@link mergeAttentionPartials}
  * (O(nq·d) on the host, against O(nq·nk·d) on the GPU).
  * Agrees with blockAttention followed by mergeAttentionPartials within float32 rounding (tests: 2e-5 for |logits| ≲ 10).
- * @param gpu a gpu.js GPU from createGpu (the caller destroys it)
+ * @param gpu a kernel context from chapter 10's createGpu (lib/kernels/gpujs; the caller destroys it)
  * @param dims B, H, nq, nk, d
  * @param o causal (in global positions), scale (default 1/√d)
  * @returns {run, destroy}
@@ -59,7 +59,7 @@ export function createRingBlockKernel(gpu: ReturnType<typeof createGpu>, dims: B
  * @param v (B, H, N, d) values
  * @param dims B, H, N, d
  * @param o cpSize, layout, causal, scale, mode ("webgl2", "cpu", …; default gpu.js's choice)
- * @returns {O, lse, mode}
+ * @returns {O, lse, mode: the backend it ran on}
  * @throws RangeError from sequenceShards and createRingBlockKernel
  * @example runRingAttentionKernel(q, k, v, {B: 1, H: 2, N: 16, d: 8}, {cpSize: 4, layout: "zigzag", causal: true}).O // ≈ referenceAttention(…, {causal: "top-left"}).O
  * @see {@link createRingBlockKernel}
@@ -79,7 +79,7 @@ export function runRingAttentionKernel(q: Float32Array, k: Float32Array, v: Floa
         }
         return partial;
       });
-      return { O: gatherSequence(acc.map((a) => a.O), dims, shards), lse: gatherSequence(acc.map((a) => a.lse), { ...dims, d: 1 }, shards), mode: gpu.mode };
+      return { O: gatherSequence(acc.map((a) => a.O), dims, shards), lse: gatherSequence(acc.map((a) => a.lse), { ...dims, d: 1 }, shards), mode: gpu.backend };
     } finally {
       kern.destroy();
     }
