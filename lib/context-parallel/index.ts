@@ -20,5 +20,7 @@ export { type CpActivationOptions, type CpActivationBytes, cpActivationBytes } f
 export { type OverlapOptions, minTokensPerRank } from "./minTokensPerRank.js";
 export { type ParallelAxis, type RankLayout, megatronRankGroups } from "./megatronRankGroups.js";
 export { type CpLayerOptions, type CpLayer, contextParallelLayer } from "./contextParallelLayer.js";
+export { type CausalKernel, ringStepByRuns } from "./ringStepByRuns.js";
+export { ringForwardOnKernel } from "./ringForwardOnKernel.js";
 export { type Llama3Layout, LLAMA3_405B, LLAMA3_405B_LAYOUTS } from "./llama3.js";
 export { type CpTrainOptions, type CpTrainResult, trainContextParallel } from "./trainContextParallel.js";
