@@ -14,7 +14,11 @@
  */
 export type CpLayout = "contiguous" | "zigzag" | "striped";
 
-/** The three layouts, in the order the page shows them. */
+/**
+ * The three layouts, in the order the page shows them.
+ * @example CP_LAYOUTS.length // 3
+ * @see {@link CpLayout}
+ */
 export const CP_LAYOUTS: readonly CpLayout[] = Object.freeze(["contiguous", "zigzag", "striped"]);
 
 function checkInt(name: string, v: number, min: number): void {

@@ -3,4 +3,4 @@ export { sequenceShards, CP_LAYOUTS, mergeAttentionPartials, contextParallelAtte
 export { ringWork, ringWorkSummary, ringTimeline, cpCommPerLayer, cpActivationBytes, minTokensPerRank, megatronRankGroups, LLAMA3_405B, LLAMA3_405B_LAYOUTS } from "../../lib/context-parallel/index.js";
 export { referenceAttention, referenceAttentionBackward, randomTensor, maxAbsDiff } from "../../lib/flash-attention/index.js";
 export { LINK_PRESETS } from "../../lib/collectives/index.js";
-export { GPU_PRESETS } from "../../lib/plan/gpuPresets.js";
+export { GPU_PRESETS } from "../../lib/perf/gpuPresets.js";
