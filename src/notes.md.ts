@@ -75,6 +75,24 @@ const NOTES: Note[] = [
 
 const order = (slug: string) => chapterBySlug(slug).number;
 
+/** Chapters that go beyond the notes: no note covers them (chapter slug → what the chapter adds). */
+const BEYOND_NOTES: [string, string][] = [
+  ["context-parallel", "Ring attention over a sequence split across GPUs, its load balance under a causal mask, the all-gather that Llama 3 used and DeepSpeed-Ulysses, from the papers and Megatron-LM's and Transformer Engine's source."],
+  ["expert-parallel", "Mixture-of-experts layers (routing, capacity, load balancing) and expert parallelism with its all-to-alls, from the papers and Megatron-LM's source."],
+];
+
+const beyond = `## Beyond the notes
+
+No note covers these chapters; they follow the primary sources their pages cite.
+
+<table class="notes-coverage">
+<thead><tr><th scope="col">chapter</th><th scope="col">what it adds</th></tr></thead>
+<tbody>
+${[...BEYOND_NOTES].sort((a, b) => order(a[0]) - order(b[0])).map(([slug, text]) => `<tr><th scope="row">${chapterLink(slug)}</th><td>${inline(text)}</td></tr>`).join("\n")}
+</tbody>
+</table>
+`;
+
 const noteSections = NOTES.map((n) => `## Note ${n.id}: ${n.title}
 
 *${n.titleZh}*
@@ -98,10 +116,6 @@ ${CORRECTIONS.map((c) => `<tr id="erratum-${esc(c.id)}"><th scope="row">${chapte
 </tbody>
 </table>`;
 
-// Chapters that go beyond the notes: no note covers their subject (their pages say so too).
-const BEYOND_THE_NOTES = ["context-parallel", "expert-parallel"];
-const beyond = BEYOND_THE_NOTES.map((slug) => `- ${chapterLink(slug)}`).join("\n");
-
 const byChapter = CHAPTERS.filter((c) => CORRECTIONS.some((e) => e.chapter === c.slug)).map((c) => `${c.title} ${CORRECTIONS.filter((e) => e.chapter === c.slug).length}`).join(", ");
 
 process.stdout.write(`---
@@ -118,12 +132,7 @@ says so in a box headed *Correction*, with the primary source; the table at
 the end lists every such box.
 
 ${noteSections}
-## Beyond the notes
-
-No note covers the subject of these chapters; the course adds them from the papers and code that each one cites:
-
 ${beyond}
-
 ## Errata
 
 Every place where the course corrects the notes${CORRECTIONS.length ? ` (${CORRECTIONS.length}: ${byChapter})` : ""}, from the same

@@ -4,6 +4,7 @@
  * DeepSpeed-Ulysses (two all-to-alls that trade sequence shards for heads).
  */
 import { collectiveCost } from "../collectives/collectiveCost.js";
+import { uniformAllToAllCost } from "../collectives/allToAllCost.js";
 import { checkNumRanks, validateCostModel, type CostModel } from "../collectives/costModel.js";
 
 /**
@@ -63,7 +64,8 @@ function checkInt(name: string, v: number): void {
  *   dK, dV ((C−1)·E), K and V kept from the forward pass.
  * - ulysses: an all-to-all of Q, K, V (each rank keeps 1/C of its b·n·(h + 2h_kv) and sends the rest)
  *   and one of the output (b·n·h), forward; the same two backward: (C−1)/C·b·n·(2h + 2h_kv) each way.
- *   Needs C to divide the query heads and the KV heads. Time: C−1 pairwise exchange rounds per all-to-all.
+ *   Needs C to divide the query heads and the KV heads. Time: the course's all-to-all in one node
+ *   (lib/collectives uniformAllToAllCost: α + (C−1)/C of the bytes over B).
  * Bytes = elements · bytesPerElement. C = 1: nothing.
  * @param scheme "ring" | "all-gather" | "ulysses"
  * @param o seqLen, cpSize, microBatch, hiddenSize, numHeads, numKvHeads, bytesPerElement, cost
@@ -96,10 +98,10 @@ export function cpCommPerLayer(scheme: CpScheme, o: CpCommOptions): CpCommCost {
   if (scheme === "ulysses") {
     if (o.numHeads % C !== 0) throw new RangeError(`ulysses needs cpSize (${C}) to divide numHeads (${o.numHeads})`);
     if (o.numKvHeads % C !== 0) throw new RangeError(`ulysses needs cpSize (${C}) to divide numKvHeads (${o.numKvHeads})`);
-    const qkv = b * n * (h + 2 * hKv), out = b * n * h; // elements a rank holds before each all-to-all
-    const bytes = ((C - 1) / C) * (qkv + out) * e;
-    const rounds = (m: number) => (C - 1) * (cost.alphaS + (m / C) * e / cost.bandwidthBytesPerS);
-    return { scheme, forwardBytes: bytes, backwardBytes: bytes, forwardTimeS: C === 1 ? 0 : rounds(qkv) + rounds(out), overlapsCompute: false };
+    const qkv = uniformAllToAllCost(b * n * (h + 2 * hKv) * e, C, cost); // Q, K, V of the rank's tokens → all tokens of 1/C of the heads
+    const out = uniformAllToAllCost(b * n * h * e, C, cost); // and the output back
+    const bytes = qkv.maxBytesSentPerRank + out.maxBytesSentPerRank;
+    return { scheme, forwardBytes: bytes, backwardBytes: bytes, forwardTimeS: qkv.timeS + out.timeS, overlapsCompute: false };
   }
   throw new RangeError(`scheme must be ring, all-gather or ulysses, got ${JSON.stringify(scheme)}`);
 }
