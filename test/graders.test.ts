@@ -32,7 +32,9 @@ const BUILD_MIN_MUTANTS = 3;
  * lib code that graders use to set up a run (a model and its data, a seeded generator, a model's
  * config) and that holds none of the importing graders' references.
  */
-const SUPPORT = ["lib/nn/", "lib/random.ts", "lib/amp/charLmSetup.ts", "lib/memory/index.ts", "lib/memory/loadPresetText.ts"];
+// Support code a grader may use whatever its chapter: models, seeded data, presets, the plain attention oracle.
+const SUPPORT = ["lib/nn/", "lib/random.ts", "lib/amp/charLmSetup.ts", "lib/memory/index.ts", "lib/memory/loadPresetText.ts",
+  "lib/flash-attention/randomTensor.ts", "lib/flash-attention/referenceAttention.ts", "lib/flash-attention/referenceAttentionBackward.ts"];
 
 describe("graders", () => {
   it("findGraderFiles() finds the course's graders", () => {

@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { callSafely, defineExercise, expectSame, expectThrows, fail, property } from "../harness/index.js";
 import { mergeAttentionPartials as libMerge, blockAttention } from "../../lib/context-parallel/index.js";
-import { randomTensor } from "../../lib/flash-attention/index.js";
+import { randomTensor } from "../../lib/flash-attention/randomTensor.js";
 import type { mergeAttentionPartials, AttentionPartial } from "./merge-attention-partials.js";
 
 type F = typeof mergeAttentionPartials;

@@ -1,7 +1,9 @@
 import * as fc from "fast-check";
 import { callSafely, defineExercise, fail, isNotImplemented, property } from "../harness/index.js";
 import { ringAttention as libRingAttention, createRing, sequenceShards, shardSequence, gatherSequence, trainContextParallel, CP_LAYOUTS, type CpLayout } from "../../lib/context-parallel/index.js";
-import { referenceAttention, referenceAttentionBackward, randomTensor } from "../../lib/flash-attention/index.js";
+import { randomTensor } from "../../lib/flash-attention/randomTensor.js";
+import { referenceAttention } from "../../lib/flash-attention/referenceAttention.js";
+import { referenceAttentionBackward } from "../../lib/flash-attention/referenceAttentionBackward.js";
 import type { ringAttention, Ring, CpShard, CpShardResult, RingDims } from "./ring-attention.js";
 
 type F = typeof ringAttention;
