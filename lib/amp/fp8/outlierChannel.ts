@@ -7,7 +7,7 @@
 
 /**
  * Where and when the outlier appears.
- * @see Xiao et al. 2023, SmoothQuant (§3: the same per-channel rescaling, used the other way, to remove outliers)
+ * @see Xiao et al. 2023, SmoothQuant (the same per-channel rescaling between activation and weight, used the other way, to remove outliers)
  */
 export interface OutlierChannel {
   /** Name of the linear weight whose input gets the outlier, e.g. "blocks.0.W1". */
