@@ -80,13 +80,25 @@ export class Fp8Context {
     this.ops = { precision: { compute: "bf16", accumulate: "fp32" }, matmul: (a, b, shape, acc) => this.matmul(a, b, shape, acc) };
   }
 
-  /** Starts step `step`: forgets the casts of the previous step. */
+  /**
+   * Starts step `step`: forgets the previous step's casts (each tensor is cast once per step) and statistics.
+   * @param step the step number, integer >= 0 (it decides the outlier's factor)
+   * @returns nothing
+   * @example ctx.beginStep(0)
+   * @see TE quantizers: one cast per tensor per step, reused by the backward GEMMs
+   */
   beginStep(step: number): void {
     this.step = step;
     this.cache.clear(); this.inputOf.clear(); this.stats.clear(); this.forwardError.clear();
   }
 
-  /** Ends the step: returns what every cast did, then (delayed scaling) rolls each amax history and updates each scale. */
+  /**
+   * Ends the step: returns what every cast did, then (delayed scaling) rolls each amax history and updates each scale
+   * with {@link amaxAndScaleUpdate}.
+   * @returns one {@link Fp8TensorStats} per tensor cast this step, in the order of their first cast
+   * @example ctx.endStep()[0].tensor // "proj.W:input"
+   * @see TE transformer_engine/pytorch/quantization.py `reduce_and_update_fp8_tensors` (after forward and after backward)
+   */
   endStep(): Fp8TensorStats[] {
     const out = [...this.stats.values()].map((s) => ({ ...s }));
     if (this.scaling.kind === "delayed") {
@@ -98,7 +110,13 @@ export class Fp8Context {
     return out;
   }
 
-  /** The current scale and amax history of a tensor under delayed scaling (TE starts at scale 1, history of zeros). */
+  /**
+   * The current scale and amax history of a tensor under delayed scaling (TE starts at scale 1, history of zeros).
+   * @param tensor e.g. "blocks.0.W1:input"
+   * @returns the live state (mutated by the casts and by {@link Fp8Context.endStep})
+   * @example ctx.delayedState("proj.W:weight").scale // 1 before the first update
+   * @see TE quantization.py `DelayedScalingRecipeState` (scale = ones, amax_history = zeros)
+   */
   delayedState(tensor: string): { amaxHistory: number[]; scale: number } {
     let st = this.delayed.get(tensor);
     if (!st) this.delayed.set(tensor, (st = { amaxHistory: new Array(this.scaling.recipe!.amaxHistoryLen).fill(0), scale: 1 }));
