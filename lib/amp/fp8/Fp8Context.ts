@@ -11,7 +11,7 @@ import type { Fp8FormatName } from "../../precision/fp8Rounder.js";
 import { amaxAndScaleUpdate } from "./amaxAndScaleUpdate.js";
 import { fp8Max } from "./DelayedScaling.js";
 import { fp8Gemm, type Fp8GemmOptions } from "./fp8Gemm.js";
-import { resolveFp8Scaling, type Fp8Scaling, type ResolvedFp8Scaling } from "./fp8Scaling.js";
+import { resolveFp8Scaling, type Fp8Scaling, type ResolvedFp8Scaling } from "./resolveFp8Scaling.js";
 import { outlierFactor, scaleColumn, scaleRow, type OutlierChannel } from "./outlierChannel.js";
 import { quantizeFp8 } from "./quantizeFp8.js";
 import { quantizeTiles, type Fp8Tiles } from "./quantizeTiles.js";

@@ -14,7 +14,7 @@ export { perTensorTiles, transposeTiles } from "./transposeTiles.js";
 export { fp8Gemm, roundToBits, type Fp8GemmOptions } from "./fp8Gemm.js";
 export { fp8AccumulationError, type Fp8AccumulationPoint } from "./fp8AccumulationError.js";
 export { MX_BLOCK_SIZE, mxScaleExponent, quantizeMx } from "./mxfp8.js";
-export { resolveFp8Scaling, type Fp8Scaling, type ResolvedFp8Scaling } from "./fp8Scaling.js";
+export { resolveFp8Scaling, type Fp8Scaling, type ResolvedFp8Scaling } from "./resolveFp8Scaling.js";
 export { outlierFactor, scaleColumn, scaleRow, type OutlierChannel } from "./outlierChannel.js";
 export { Fp8Context, type Fp8ContextOptions, type Fp8TensorStats } from "./Fp8Context.js";
 export { fp8TrainingSteps, trainFp8, type TrainFp8Options, type Fp8StepRecord } from "./trainFp8.js";

@@ -7,7 +7,7 @@
 import { AdamW, backward, copyParams, corpus, cpuOps, createModel, DEFAULT_MODEL, forward, sampleBatch, zeroGrad, type ModelConfig } from "../../nn/index.js";
 import { mulberry32 } from "../../random.js";
 import { Fp8Context, type Fp8ContextOptions, type Fp8TensorStats } from "./Fp8Context.js";
-import type { Fp8Scaling } from "./fp8Scaling.js";
+import type { Fp8Scaling } from "./resolveFp8Scaling.js";
 
 /** Options of {@link fp8TrainingSteps} and {@link trainFp8}. */
 export interface TrainFp8Options extends Fp8ContextOptions {
