@@ -15,14 +15,13 @@ const configs: { name: string; precision: "fp32" | "bf16" | Fp8Scaling }[] = [
 ];
 
 const runs = configs.map(({ name, precision }) => {
-  const t0 = performance.now();
   const { records } = trainFp8({ precision, steps: RUNS.steps });
   const tensors = new Map<string, { tensor: string; format: string; elements: number; overflow: number; underflow: number; overflowSteps: number }>();
   for (const r of records) for (const t of r.tensors) {
     const s = tensors.get(t.tensor) ?? { tensor: t.tensor, format: t.format, elements: 0, overflow: 0, underflow: 0, overflowSteps: 0 };
     tensors.set(t.tensor, { ...s, elements: s.elements + t.elements, overflow: s.overflow + t.overflow, underflow: s.underflow + t.underflow, overflowSteps: s.overflowSteps + (t.overflow > 0 ? 1 : 0) });
   }
-  return { name, precision, msPerStep: (performance.now() - t0) / RUNS.steps, losses: records.map((r) => r.loss), tensors: [...tensors.values()] };
+  return { name, precision, losses: records.map((r) => Number(r.loss.toPrecision(6))), tensors: [...tensors.values()] };
 });
 
 const ks = [128, 256, 512, 1024, 2048, 4096, 8192];

@@ -9,7 +9,7 @@ import { fp8Rounder } from "../../precision/fp8Rounder.js";
 /**
  * Elements per MX block (OCP MX v1.0: k = 32 for every MX format).
  * @example MX_BLOCK_SIZE // 32
- * @see OCP Microscaling Formats (MX) Specification v1.0, §5 (MXFP8: k = 32, scale E8M0, elements E4M3 or E5M2)
+ * @see OCP Microscaling Formats (MX) Specification v1.0 (MXFP8: k = 32, scale E8M0, elements E4M3 or E5M2)
  */
 export const MX_BLOCK_SIZE = 32;
 
@@ -27,7 +27,7 @@ export const MX_BLOCK_SIZE = 32;
  * @throws {RangeError} `amax must be a finite number >= 0, got NaN`
  * @example mxScaleExponent(500) // 0: X = 1, and 500 is clamped to 448
  * @example mxScaleExponent(500, "te") // 1: X = 2, 500 becomes 250
- * @see OCP MX v1.0 §6.3 (conversion: shared exponent = floor(log2(max |V|)) − emax_elem); microsoft/microxcaling mx/mx_ops.py
+ * @see OCP MX v1.0, conversion of scalar floats to MX (shared exponent = floor(log2(max |V|)) − emax_elem); microsoft/microxcaling mx/mx_ops.py
  *   `_quantize_mx` at 7bc4195 (shared_exp − emax, saturate_normals); NVIDIA/TransformerEngine docs/features/low_precision_training/mxfp8/mxfp8.rst at d0067d0
  */
 export function mxScaleExponent(amax: number, rule: "ocp" | "te" = "ocp"): number {
