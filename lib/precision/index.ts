@@ -26,3 +26,4 @@ export { mulberry32 } from "../random.js";
 export { fastRound, fastRounder, bf16round, castArray, roundArrayInPlace, TRAIN_FORMATS, type TrainFormat } from "./fastRound.js";
 export type { TrainQuantizedOptions, TrainQuantizedResult, WeightUpdate } from "./trainQuantized.js";
 export { compensatedUpdate, type CompensatedUpdate } from "./compensatedUpdate.js";
+export { fp8Rounder, type Fp8FormatName } from "./fp8Rounder.js";
