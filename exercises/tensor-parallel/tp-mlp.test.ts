@@ -54,6 +54,27 @@ async function runCase(f: F, c: Case) {
   return { out, want: { y: fw.y.data, dx, dW1: W1.grad, db1: b1.grad, dW2: W2.grad, db2: b2.grad }, shards, comm };
 }
 
+/** Two micro-batches through the same shards, whose gradients start from a previous step's: they must add up (as lib/nn's .grad). */
+async function runAccumulating(f: F, c: Case) {
+  const { T, N, h, H } = c, rng = mulberry32(c.seed);
+  const ref = residualMlp("m", h, H, rng);
+  const [W1, b1, W2, b2] = ref.params;
+  const ops = { precision: { compute: "fp32" as const, accumulate: "fp32" as const }, matmul };
+  const start = ref.params.map((p) => Float32Array.from(p.data, () => gaussian(rng)));
+  ref.params.forEach((p, i) => p.grad.set(start[i]));
+  const shards = shardsOf(W1.data, b1.data, W2.data, b2.data, h, H, T);
+  const [s1, sb1, s2] = [splitColumns(start[0], h, H, T), splitColumns(start[1], 1, H, T), splitRows(start[2], H, h, T)];
+  shards.forEach((s, r) => { s.dW1.set(s1[r]); s.db1.set(sb1[r]); s.dW2.set(s2[r]); s.db2.set(start[3]); });
+  const { g } = group(T);
+  for (let k = 0; k < 2; k++) {
+    const x = Float32Array.from({ length: N * h }, () => gaussian(rng)), dy = Float32Array.from({ length: N * h }, () => gaussian(rng));
+    const fw = ref.forward({ data: x, rows: N, cols: h }, ops);
+    ref.backward(fw.saved, { data: dy, rows: N, cols: h }, ops);
+    await callSafely(f, [g, shards, x, dy, { N, h, H }], { name: "tpMlpForwardBackward", mutatesArguments: true });
+  }
+  return { shards, want: { dW1: W1.grad, db1: b1.grad, dW2: W2.grad, db2: b2.grad } };
+}
+
 function close(what: string, got: ArrayLike<number> | undefined, want: Float32Array, c: Case, hint: string): void {
   if (!got || got.length !== want.length) fail(`${what} should have ${want.length} numbers, got ${got?.length} (T = ${c.T}, N = ${c.N}, h = ${c.h}, H = ${c.H})`, hint);
   for (let i = 0; i < want.length; i++) {
@@ -118,7 +139,7 @@ export default defineExercise<F>({
   exportName: "tpMlpForwardBackward",
   signature: "tpMlpForwardBackward(group: TpGroup, shards: MlpShard[], x: Float32Array, dy: Float32Array, dims: {N, h, H}): {y, dx}",
   summary:
-    "Forward and backward of lib/nn's residual MLP y = x + tanh(x·W1 + b1)·W2 + b2 on T simulated ranks, W1 column-parallel and W2 row-parallel, communicating only through group.allReduce; add each rank's weight gradients into its shard. Graded by training lib/nn's model with your block at T = 2 and 4 against one device (same weights within 1e-5 per step), on the outputs and gradients for random shapes and T, and on the World's log of your collectives. RangeError when T does not divide H or the shards are not one per rank.",
+    "Forward and backward of lib/nn's residual MLP y = x + tanh(x·W1 + b1)·W2 + b2 on T simulated ranks, W1 column-parallel and W2 row-parallel, communicating only through group.allReduce; add each rank's weight gradients into its shard. Graded by training lib/nn's model with your block at T = 2 and 4 against one device (same weights within 1e-5 per step), on the outputs and gradients for random shapes and T, on gradients that already hold a micro-batch's, and on the World's log of your collectives. RangeError when T does not divide H or the shards are not one per rank.",
   reference,
   build: true,
   section: "the-transformer-mlp-on-t-ranks",
@@ -133,7 +154,7 @@ export default defineExercise<F>({
         close("dW1", s.dW1, Float32Array.of(2), c, "dW1 = xᵀ·du with du = (dy·W2ᵀ) ⊙ (1 − a²)");
         close("db2", s.db2, Float32Array.of(1), c, "db2 sums dy over the rows");
     } },
-    { name: "forward output equals one device", points: 5, run: async (f) => {
+    { name: "forward output equals one device", points: 4, run: async (f) => {
         for (const c of CASES) { const { out, want } = await runCase(f, c); close("y", out?.y, want.y, c, `each rank's partial product x·W1_r → tanh → ·W2_r is summed once; b2 is added once, after the sum (${HINT})`); }
     } },
     { name: "input gradient and weight gradients equal one device", points: 4, run: async (f) => {
@@ -144,6 +165,16 @@ export default defineExercise<F>({
           close("db1", concatColumns(shards.map((s) => s.db1), 1), want.db1, c, HINT);
           close("dW2 (shards stacked)", concatRows(shards.map((s) => s.dW2)), want.dW2, c, HINT);
           for (const s of shards) close("db2", s.db2, want.db2, c, "every rank's copy of b2 gets the full gradient Σ_rows dy");
+        }
+    } },
+    { name: "gradients add into what the shards hold (two micro-batches after a previous step's)", points: 2, run: async (f) => {
+        for (const c of CASES.slice(0, 2)) {
+          const { shards, want } = await runAccumulating(f, c);
+          const hint = "the shards' gradients already hold something (an earlier micro-batch): add into them, as PyTorch's .grad and the stub's contract say, never overwrite";
+          close("dW1 (shards side by side, after 2 micro-batches)", concatColumns(shards.map((s) => s.dW1), c.h), want.dW1, c, hint);
+          close("db1 (after 2 micro-batches)", concatColumns(shards.map((s) => s.db1), 1), want.db1, c, hint);
+          close("dW2 (shards stacked, after 2 micro-batches)", concatRows(shards.map((s) => s.dW2)), want.dW2, c, hint);
+          for (const s of shards) close("db2 (after 2 micro-batches)", s.db2, want.db2, c, hint);
         }
     } },
     { name: "random shapes and T", points: 2, run: (f) => property(
@@ -166,7 +197,7 @@ export default defineExercise<F>({
           }
         }
     } },
-    { name: "T does not divide H; shards not one per rank", points: 2, run: async (f) => {
+    { name: "T does not divide H; shards not one per rank", points: 1, run: async (f) => {
         const expectRange = async (args: Parameters<F>, re: RegExp) => {
           try { await f(...args); } catch (e) {
             if (isNotImplemented(e)) throw e;

@@ -3,12 +3,13 @@ import type { tpMlpForwardBackward, MlpShard, TpGroup } from "../tp-mlp.js";
 
 type F = typeof tpMlpForwardBackward;
 type Dims = { N: number; h: number; H: number };
-interface Options { biasBeforeReduce?: boolean; noBackwardReduce?: boolean; preActivationDerivative?: boolean; reduceHidden?: boolean }
+interface Options { overwriteGrads?: boolean; biasBeforeReduce?: boolean; noBackwardReduce?: boolean; preActivationDerivative?: boolean; reduceHidden?: boolean }
 
 /** A hand-written T-rank block with one mistake switched on. */
 function block(o: Options): F {
   return (g: TpGroup, shards: MlpShard[], x: Float32Array, dy: Float32Array, { N, h, H }: Dims) => {
     const T = g.T;
+    if (o.overwriteGrads) for (const s of shards) for (const a of [s.dW1, s.db1, s.dW2, s.db2]) a.fill(0); // dW = … instead of dW += …
     if (H % T !== 0) throw new RangeError(`H (${H}) must be divisible by T (${T})`);
     if (shards.length !== T) throw new RangeError(`shards must hold one shard per rank (T = ${T}), got ${shards.length}`);
     const c = H / T;
@@ -33,6 +34,7 @@ function block(o: Options): F {
 }
 
 export const mutants = {
+  "overwrites the shards' gradients instead of adding into them": { impl: block({ overwriteGrads: true }), caughtBy: ["gradients add into what the shards hold (two micro-batches after a previous step's)"] },
   "adds b2 on every rank before the all-reduce (the bias counted T times)": { impl: block({ biasBeforeReduce: true }), caughtBy: ["forward output equals one device", "trains to the same weights as one device (T = 2, 4)"] },
   "skips f's all-reduce in backward (dx is rank 0's partial gradient)": { impl: block({ noBackwardReduce: true }), caughtBy: ["input gradient and weight gradients equal one device", "collective log: one all-reduce of (N, h) forward, one backward", "trains to the same weights as one device (T = 2, 4)"] },
   "differentiates tanh at the pre-activation (1 − u² instead of 1 − tanh(u)²)": { impl: block({ preActivationDerivative: true }), caughtBy: ["input gradient and weight gradients equal one device", "random shapes and T", "trains to the same weights as one device (T = 2, 4)"] },
