@@ -72,6 +72,7 @@ const see = "see the page's section #${o.section}";
 export default defineExercise({
   placeholder: true, // TODO: delete this line when the grader is real: until then it is not graded (define.ts)
   id: "${o.id}",
+  kind: "concept", // TODO: transcription (8 points), concept (12) or \`build: true\` (24), the checks' points adding up to it: exercises/README.md, "Points"
   title: "${o.title}",
   chapter: "${o.slug}",
   section: "${o.section}",

@@ -7,7 +7,7 @@ import { describe, it, expect } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { findGraderFiles, loadGrader, loadMutants, mutantsFileOf, ROOT } from "../exercises/harness/discover.js";
+import { compareIds, findGraderFiles, loadGrader, loadMutants, mutantsFileOf, ROOT } from "../exercises/harness/discover.js";
 import { gradeExercise, mutantParts, totalPoints } from "../exercises/harness/index.js";
 import { CHAPTERS } from "../lib/chapters.js";
 import { pageSections } from "../exercises/harness/explain.js";
@@ -67,25 +67,40 @@ describe("graders", () => {
 
   it("points follow the kind of work: transcription 8, concept 12, build it 24 (exercises/README.md, \"Points\")", async () => {
     const all = (await Promise.all(files.map(async (f) => (await loadGrader(f)).exercise))).filter((e) => !e.placeholder);
-    // a chapter is weighed once all its exercises say their kind (a build it says so by `build`)
-    const open = new Set(all.filter((e) => !e.build && !e.kind).map((e) => e.chapter));
-    for (const e of all.filter((x) => !open.has(x.chapter))) {
+    // every graded exercise says its kind (a build it says so by `build`): the weighting covers them all
+    expect(all.filter((e) => !e.build && !e.kind).map((e) => e.id), "exercises without a kind (transcription, concept or build: true)").toEqual([]);
+    for (const e of all) {
       const kind = e.build ? "build" : e.kind!;
       expect(totalPoints(e), `${e.id} (${kind})`).toBe(POINTS[kind]);
     }
   });
 
-  it("at most one exercise in three is transcription; a classified chapter has one build it and at least two worked out", async () => {
+  it("at most one exercise in three is transcription; every chapter has one build it and at least two worked out", async () => {
     const all = (await Promise.all(files.map(async (f) => (await loadGrader(f)).exercise))).filter((e) => !e.placeholder);
     const kindOf = (e: (typeof all)[number]) => (e.build ? "build" : e.kind);
-    const classified = all.filter(kindOf);
-    expect(classified.filter((e) => e.kind === "transcription").length * 3, `transcription exercises: ${classified.filter((e) => e.kind === "transcription").map((e) => e.id).join(", ")}`).toBeLessThanOrEqual(all.length);
+    const transcription = all.filter((e) => e.kind === "transcription");
+    expect(transcription.length * 3, `transcription exercises: ${transcription.map((e) => e.id).join(", ")}`).toBeLessThanOrEqual(all.length);
     for (const chapter of new Set(all.map((e) => e.chapter))) {
       const mine = all.filter((e) => e.chapter === chapter);
-      if (!mine.every(kindOf)) continue;
+      if (!mine.every(kindOf)) continue; // reported by the test above
       expect(mine.filter((e) => e.build), `${chapter}: one build it`).toHaveLength(1);
       expect(mine.filter((e) => e.kind === "concept").length, `${chapter}: exercises where the concept must be worked out`).toBeGreaterThanOrEqual(2);
     }
+  });
+
+  it("exercises/README.md's table of kinds and points is the graders' (every exercise in it once)", async () => {
+    const all = (await Promise.all(files.map(async (f) => (await loadGrader(f)).exercise))).filter((e) => !e.placeholder);
+    const text = readFileSync(resolve(ROOT, "exercises/README.md"), "utf8");
+    const rows = [...text.matchAll(/^\| (\d+) ([a-z-]+) \|([^|]*)\|([^|]*)\|([^|]*)\| (\d+) \|$/gm)];
+    const ids = (cell: string) => cell.split(",").map((x) => x.trim()).filter(Boolean);
+    const table = rows.map((r) => ({ chapter: r[2], transcription: ids(r[3]), concept: ids(r[4]), build: ids(r[5]), points: Number(r[6]) }));
+    const actual = [...new Set(all.map((e) => e.chapter))].map((chapter) => {
+      const mine = all.filter((e) => e.chapter === chapter);
+      const of = (k: string) => mine.filter((e) => (e.build ? "build" : e.kind) === k).map((e) => e.id).sort(compareIds);
+      return { chapter, transcription: of("transcription"), concept: of("concept"), build: of("build"), points: mine.reduce((s, e) => s + totalPoints(e), 0) };
+    });
+    const byChapter = (a: { chapter: string }, b: { chapter: string }) => a.chapter.localeCompare(b.chapter);
+    expect(table.sort(byChapter), "update the table in exercises/README.md, \"Points\"").toEqual(actual.sort(byChapter));
   });
 
   for (const file of files) {

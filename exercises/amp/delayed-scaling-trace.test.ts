@@ -14,6 +14,7 @@ const spikes = (n: number, period: number, factor: number) => Array.from({ lengt
 
 export default defineExercise({
   id: "4.6",
+  kind: "transcription",
   title: "delayed scaling over a run",
   chapter: "amp",
   section: SECTION,
@@ -24,17 +25,13 @@ export default defineExercise({
     "Replay Transformer Engine's DelayedScaling for one FP8 tensor from its amax at every step: the scale each step casts with (from the amax history of the steps before it), whether the step overflowed, and the state left at the end. The history's roll, a zero or infinite amax, a scale beyond float32, a margin, resuming from a checkpoint and the rounding at E4M3's and E5M2's largest values all matter.",
   reference,
   checks: [
-    { name: "the stub's example", points: 1, run: async (f) => {
+    { name: "the stub's example; the first steps: scale 1, then fp8Max / amax", points: 1, run: async (f) => {
         await expectCall(f, [[100, 100, 200], R(1), "fp8-e4m3"], { scale: [1, Math.fround(4.48), Math.fround(4.48)], overflow: [false, false, true], final: { amaxHistory: [0], scale: Math.fround(2.24) } }, { name: "delayedScalingTrace", hint: `the stub's @example; ${see}` });
-    } },
-    { name: "the first steps: scale 1, then fp8Max / amax", points: 1, run: async (f) => {
         await same(f, [[3, 5, 7], R(8), "fp8-e4m3"], `TE starts every tensor at scale 1; the next scale comes from the amaxes seen so far; ${see}`);
         await same(f, [[0.01, 0.02], R(2), "fp8-e5m2"], "gradients use E5M2, whose largest value is 57344");
     } },
-    { name: "the history window: a spike is remembered for exactly amaxHistoryLen updates", points: 1, run: async (f) => {
+    { name: "the history window: a spike is remembered for exactly amaxHistoryLen updates; most_recent uses this step's amax only", points: 1, run: async (f) => {
         for (const L of [2, 3, 4, 5]) await same(f, [spikes(20, 4, 64), R(L), "fp8-e4m3"], `with a spike every 4 steps, a history of 3 forgets it and a history of 4 does not: count which steps the window holds; ${see}`);
-    } },
-    { name: "most_recent uses this step's amax only", points: 1, run: async (f) => {
         await same(f, [[50, 10, 10, 40, 5], R(4, "most_recent"), "fp8-e4m3"], "most_recent ignores the rest of the history");
         await same(f, [[50, 10, 10, 40, 5], R(4, "max"), "fp8-e4m3"], "max takes the largest amax of the window");
     } },
@@ -50,12 +47,10 @@ export default defineExercise({
         await same(f, [[61440, 1], R(1), "fp8-e5m2"], "E5M2's tie at 61440 lies between 57344 (fraction 11, odd) and 65536: it rounds up, beyond the largest value");
         await same(f, [[60000, 1], R(1), "fp8-e5m2"], "below E5M2's tie the value rounds to 57344");
     } },
-    { name: "special values: a zero amax keeps everything, Infinity overflows and freezes the scale", points: 1, run: async (f) => {
+    { name: "special values and resuming: a zero amax keeps everything, Infinity freezes the scale, a resumed history counts", points: 1, run: async (f) => {
         await same(f, [[10, 0, 0, 1, 1, 1], R(2), "fp8-e4m3"], "a step whose amax is 0 does not roll the history and keeps the scale");
         await same(f, [[10, Infinity, 10, 10, 10, 10], R(3), "fp8-e4m3"], "an infinite amax overflows; while it is in the window the max is not finite, so the scale is kept");
         await same(f, [[10, Infinity, 5, 5], R(2, "most_recent"), "fp8-e5m2"], "most_recent with an infinite amax keeps the scale too");
-    } },
-    { name: "resuming from a checkpointed state", points: 1, run: async (f) => {
         const initial = { amaxHistory: [0, 0, 50], scale: Math.fround(448 / 50) };
         await same(f, [[10, 40, 5, 5], R(3), "fp8-e4m3", initial], "the history you resume from is part of the window: its 50 still counts");
         await same(f, [[1000], R(2), "fp8-e5m2", { amaxHistory: [0, 2], scale: 4 }], "the first step casts with the resumed scale, not with 1");

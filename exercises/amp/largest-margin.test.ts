@@ -12,6 +12,7 @@ const same = (f: F, values: Float32Array, format: "fp8-e4m3" | "fp8-e5m2", hint:
 
 export default defineExercise({
   id: "4.7",
+  kind: "concept",
   title: "the largest margin a tensor can take",
   chapter: "amp",
   section: SECTION,
@@ -54,7 +55,7 @@ export default defineExercise({
         v[654321] = Math.fround(3e-5);
         await same(f, v, "fp8-e4m3", "a million values: no spread arguments (Math.min(...values) overflows the call stack), one pass");
     } },
-    { name: "random tensors", points: 2, run: (f) => property(
+    { name: "random tensors", points: 3, run: (f) => property(
         fc.tuple(fc.array(fc.oneof(fc.constant(0), fc.float({ min: Math.fround(-1e6), max: Math.fround(1e6), noNaN: true })), { minLength: 1, maxLength: 12 }), fc.constantFrom("fp8-e4m3" as const, "fp8-e5m2" as const)),
         async ([xs, format]) => { if (xs.some((x) => x !== 0)) await same(f, Float32Array.from(xs), format, see); },
         { numRuns: 80 },

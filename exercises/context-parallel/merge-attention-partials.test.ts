@@ -36,6 +36,7 @@ async function sameLarge(f: F, a: AttentionPartial, b: AttentionPartial, label: 
 
 export default defineExercise<F>({
   id: "13.1",
+  kind: "transcription",
   title: "merge two partial attention results",
   chapter: "context-parallel",
   section: "merging-two-partial-results",
@@ -58,7 +59,7 @@ export default defineExercise<F>({
     { name: "logsumexps of ±1e4 (exp overflows)", points: 1, run: async (f) => {
         await expectSame(f, reference, [part([1, 3, 2], [1e4, -1e4, 1e4]), part([3, 5, 6], [1e4, -1e4, 1e4 - 2])], { tol: TOL, hint: `only differences of logsumexps are safe to exponentiate; ${SEE}` });
     } },
-    { name: "random blocks of attention", points: 1, run: (f) => property(blocksArb, async ([a, b]) => {
+    { name: "random blocks of attention", points: 2, run: (f) => property(blocksArb, async ([a, b]) => {
         await expectSame(f, reference, [a, b], { tol: TOL, hint: SEE });
         await expectSame(f, reference, [b, a], { tol: TOL, hint: `the merge does not depend on the order of the blocks; ${SEE}` });
     }, { numRuns: 60, seed: 1301 }) },

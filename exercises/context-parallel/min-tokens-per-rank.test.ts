@@ -11,6 +11,7 @@ const a100: OverlapOptions = { hiddenSize: 4096, numHeads: 32, numKvHeads: 32, m
 
 export default defineExercise<F>({
   id: "13.4",
+  kind: "concept",
   title: "the fewest tokens per rank that hide the ring",
   chapter: "context-parallel",
   section: "overlapping-the-ring-with-compute",
@@ -26,19 +27,19 @@ export default defineExercise<F>({
         await expectSame(f, reference, [a100], { hint });
         await expectSame(f, reference, [{ ...a100, cost: { alphaS: 0, bandwidthBytesPerS: 25e9 } }], { hint });
     } },
-    { name: "latency and grouped-query attention", points: 1, run: async (f) => {
+    { name: "latency and grouped-query attention", points: 2, run: async (f) => {
         const hint = `with α > 0 the condition is quadratic in c; with fewer KV heads each block is smaller; ${OVERLAP}`;
         await expectSame(f, reference, [{ ...a100, cost: { alphaS: 5e-6, bandwidthBytesPerS: 300e9 } }], { hint });
         await expectSame(f, reference, [{ ...a100, numKvHeads: 8, cost: { alphaS: 5e-6, bandwidthBytesPerS: 50e9 } }], { hint });
         await expectSame(f, reference, [{ ...a100, numKvHeads: 8, microBatch: 4, cost: { alphaS: 2e-5, bandwidthBytesPerS: 12.5e9 } }], { hint });
     } },
-    { name: "causal masks: zig-zag and striped", points: 2, run: async (f) => {
+    { name: "causal masks: zig-zag and striped", points: 3, run: async (f) => {
         const hint = `the rank with the least kept pairs at a step decides: work out each layout's table for a step ≤ C − 2 (the step 0 block is not the least); ${CAUSAL}`;
         for (const layout of ["zigzag", "striped"] as const) for (const cpSize of [2, 3, 8]) {
           await expectSame(f, reference, [{ ...a100, causal: true, layout, cpSize, cost: { alphaS: 5e-6, bandwidthBytesPerS: 300e9 } }], { hint });
         }
     } },
-    { name: "contiguous causal shards: 2 ranks, and never beyond", points: 1, run: async (f) => {
+    { name: "contiguous causal shards: 2 ranks, and never beyond", points: 2, run: async (f) => {
         const hint = `with contiguous shards some rank has nothing to compute at some step once C ≥ 3; ${CAUSAL}`;
         for (const cpSize of [2, 3, 16]) await expectSame(f, reference, [{ ...a100, causal: true, layout: "contiguous", cpSize }], { hint });
     } },
@@ -47,7 +48,7 @@ export default defineExercise<F>({
         for (const layout of ["contiguous", "zigzag", "striped"] as const) await expectSame(f, reference, [{ ...a100, causal: true, layout, cpSize: 1 }], { hint });
         await expectSame(f, reference, [{ ...a100, deviceFlopsPerS: 3e11, causal: true, layout: "zigzag", cpSize: 4, cost: { alphaS: 0, bandwidthBytesPerS: 100e9 } }], { hint });
     } },
-    { name: "random models and links", points: 1, run: (f) => property(fc.record({
+    { name: "random models and links", points: 2, run: (f) => property(fc.record({
         kv: fc.constantFrom(1, 2, 4, 8), b: fc.integer({ min: 1, max: 4 }), e: fc.constantFrom(1, 2, 4), F: fc.double({ min: 1e12, max: 1e15, noNaN: true }),
         alphaS: fc.constantFrom(0, 1e-6, 5e-6, 3e-5), B: fc.double({ min: 1e9, max: 1e12, noNaN: true }), cpSize: fc.integer({ min: 1, max: 16 }),
         layout: fc.constantFrom("contiguous" as const, "zigzag" as const, "striped" as const), causal: fc.boolean(),

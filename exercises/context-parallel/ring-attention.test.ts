@@ -108,6 +108,7 @@ async function trainsLikeOneDevice(f: F, cpSize: number, layout: CpLayout) {
 
 export default defineExercise<F>({
   id: "13.2",
+  uses: ["lib/flash-attention/"],
   title: "build it: ring attention, forward and backward",
   chapter: "context-parallel",
   build: true,
@@ -131,24 +132,24 @@ export default defineExercise<F>({
           }
         });
     } },
-    { name: "forward equals one device (three layouts, causal and not)", points: 2, run: async (f) => {
+    { name: "forward equals one device (three layouts, causal and not)", points: 3, run: async (f) => {
         for (const p of FIXED) await forwardMatches(f, p);
     } },
-    { name: "backward equals one device: dq, dk, dv", points: 3, run: async (f) => {
+    { name: "backward equals one device: dq, dk, dv", points: 5, run: async (f) => {
         for (const p of FIXED) await backwardMatches(f, p);
     } },
-    { name: "any placement of the tokens, any C and shape", points: 2, run: (f) => property(problemArb, async (p) => {
+    { name: "any placement of the tokens, any C and shape", points: 3, run: (f) => property(problemArb, async (p) => {
         await forwardMatches(f, p, `the mask comes from the tokens' global positions, wherever they are; ${FWD}`);
         await backwardMatches(f, p);
     }, { numRuns: 25, seed: 1302 }) },
-    { name: "blocks a rank cannot see (fully masked) give no NaN", points: 1, run: async (f) => {
+    { name: "blocks a rank cannot see (fully masked) give no NaN", points: 2, run: async (f) => {
         const hint = `with contiguous shards rank 0's queries see nothing of the later blocks: their partial results are empty (logsumexp −∞) and must leave the running result unchanged; see exercise 13.1 and ${FWD}`;
         for (const p of [{ C: 4, n: 3, B: 1, H: 1, d: 2, causal: true, placement: "contiguous" as const, grad: true, seed: 9 }, { C: 3, n: 1, B: 1, H: 1, d: 1, causal: true, placement: "contiguous" as const, grad: true, seed: 10 }]) {
           await forwardMatches(f, p, hint);
           await backwardMatches(f, p);
         }
     } },
-    { name: "ring messages: one [K | V] block per rank and step, C − 1 forward, 2C − 1 block moves backward", points: 2, run: async (f) => {
+    { name: "ring messages: one [K | V] block per rank and step, C − 1 forward, 2C − 1 block moves backward", points: 3, run: async (f) => {
         const p: Problem = { C: 3, n: 2, B: 1, H: 2, d: 2, causal: true, placement: "striped", grad: false, seed: 11 };
         const blk = p.B * p.H * p.n * p.d;
         const { ring, shards } = await run(f, p, FWD);
@@ -174,7 +175,7 @@ export default defineExercise<F>({
         }
         fail("ringAttention(ring of 4, 3 shards, …) returned instead of throwing RangeError \"shards must hold one shard per rank (cpSize = 4), got 3\"", "check the number of shards against ring.cpSize before anything else");
     } },
-    { name: "trains lib/nn's model to the same weights as one device (C = 2, 4)", points: 3, run: async (f) => {
+    { name: "trains lib/nn's model to the same weights as one device (C = 2, 4)", points: 6, run: async (f) => {
         await trainsLikeOneDevice(f, 2, "zigzag");
         await trainsLikeOneDevice(f, 4, "striped");
     } },

@@ -27,6 +27,7 @@ async function sameLarge(f: F, shards: number[][], label: string, hint: string):
 
 export default defineExercise<F>({
   id: "13.3",
+  kind: "concept",
   title: "the work of every rank at every step of the ring",
   chapter: "context-parallel",
   section: "causal-masks-and-load-balance",
@@ -40,11 +41,11 @@ export default defineExercise<F>({
     { name: "the stub's example", points: 1, run: async (f) => {
         await expectSame(f, reference, [[[0, 1], [2, 3]], true], { hint: `at step 0 a rank holds its own block; ${SEE}` });
     } },
-    { name: "which block a rank holds at step s", points: 2, run: async (f) => {
+    { name: "which block a rank holds at step s", points: 3, run: async (f) => {
         const hint = `rank r sends to rank r + 1: after s steps it holds the block that started s ranks before it; ${SEE}`;
         for (const C of [3, 4, 5]) await expectSame(f, reference, [sequenceShards(2 * C * 3, C, "contiguous"), true], { hint });
     } },
-    { name: "any placement of the tokens, causal", points: 2, run: (f) => property(fc.record({ C: fc.integer({ min: 1, max: 6 }), n: fc.integer({ min: 1, max: 12 }), seed: fc.integer({ min: 0, max: 1e9 }) }), async ({ C, n, seed }) => {
+    { name: "any placement of the tokens, causal", points: 3, run: (f) => property(fc.record({ C: fc.integer({ min: 1, max: 6 }), n: fc.integer({ min: 1, max: 12 }), seed: fc.integer({ min: 0, max: 1e9 }) }), async ({ C, n, seed }) => {
         await expectSame(f, reference, [shuffled(C, n, seed), true], { hint: `a key is kept when its position is ≤ the query's (a token sees itself); the shards are not sorted; ${SEE}` });
     }, { numRuns: 80, seed: 1303 }) },
     { name: "no mask: every block is n²", points: 1, run: async (f) => {
@@ -56,7 +57,7 @@ export default defineExercise<F>({
         await expectSame(f, reference, [[[3], [1], [0], [2]], true], { hint: SEE });
         await expectSame(f, reference, [[[0]], false], { hint: SEE });
     } },
-    { name: "a 2²⁰-token sequence", points: 1, run: async (f) => {
+    { name: "a 2²⁰-token sequence", points: 2, run: async (f) => {
         const N = 2 ** 20;
         for (const [shards, what] of [[sequenceShards(N, 2, "zigzag"), "zig-zag"], [shuffled(2, N / 2, 5), "shuffled"]] as [number[][], string][]) {
           await sameLarge(f, shards, `ringWork(2 ${what} shards of 524,288 positions each, true)`, `sort each rank's positions once, then count the keys at or before each query by walking both lists together; ${SEE}`);

@@ -33,6 +33,8 @@ function simulate(seed: number, g: number, hot: number | null) {
 
 export default defineExercise<F>({
   id: "14.5",
+  uses: ["lib/expert-parallel/types.ts"],
+  kind: "concept",
   title: "diagnose a slow dispatch: a collapsed router in the log",
   chapter: "expert-parallel",
   file: "exercises/expert-parallel/diagnose-dispatch.ts",
@@ -46,11 +48,11 @@ export default defineExercise<F>({
     { name: "worked example", points: 1, run: async (f) => {
         await expectSame(f, reference, [[{ sender: 1, receiver: 0, bytes: 8, t: 0, tEnd: 1 }], { numRanks: 2, tokensPerRank: 1, topK: 1, hiddenSize: 2, bytesPerElement: 4, cost: { alphaS: 0, bandwidthBytesPerS: 8 } }], { tol: TOL, hint: `the stub's @example (${SEE})` });
     } },
-    { name: "each rank's load, its own pairs included", points: 2, run: (f) => property(fc.tuple(fc.integer({ min: 0, max: 1e6 }), fc.constantFrom(1, 2, 4)), async ([seed, g]) => {
+    { name: "each rank's load, its own pairs included", points: 4, run: (f) => property(fc.tuple(fc.integer({ min: 0, max: 1e6 }), fc.constantFrom(1, 2, 4)), async ([seed, g]) => {
         const { messages, setup } = simulate(seed, g, null);
         await expectSame(only("receivedPerRank")(f), only("receivedPerRank")(reference), [messages, setup], { tol: TOL, hint: `a rank's pairs for its own experts are copied locally and never logged: N·k minus what it sent (${SEE})` });
     }, { numRuns: 30 }) },
-    { name: "the hot rank (ties to the lower index)", points: 1, run: async (f) => {
+    { name: "the hot rank (ties to the lower index)", points: 2, run: async (f) => {
         for (const seed of [1, 2, 3]) {
           const { messages, setup } = simulate(seed, 4, 5); // expert 5 lives on rank 2
           await expectSame(only("hotRank")(f), only("hotRank")(reference), [messages, setup], { hint: "the rank whose experts received the most pairs" });
@@ -58,11 +60,11 @@ export default defineExercise<F>({
         // nothing leaves any rank: every rank kept its N·k pairs, a tie → rank 0
         await expectSame(only("hotRank")(f), only("hotRank")(reference), [[], { numRanks: 3, tokensPerRank: 2, topK: 1, hiddenSize: 1, bytesPerElement: 4, cost: { alphaS: 0, bandwidthBytesPerS: 1 } }], { hint: "equal loads: the lowest index" });
     } },
-    { name: "slowdown against balanced routing, with α and across nodes", points: 1, run: (f) => property(fc.tuple(fc.integer({ min: 0, max: 1e6 }), fc.constantFrom(1, 2, 4)), async ([seed, g]) => {
+    { name: "slowdown against balanced routing, with α and across nodes", points: 3, run: (f) => property(fc.tuple(fc.integer({ min: 0, max: 1e6 }), fc.constantFrom(1, 2, 4)), async ([seed, g]) => {
         const { messages, setup } = simulate(seed, g, null);
         await expectSame(only("slowdown")(f), only("slowdown")(reference), [messages, setup], { tol: TOL, hint: `balanced: each rank sends N·k·h·b·(P−1)/P bytes; between nodes the network port, inside the node the NVLink-like link, at the same time; α once (${SEE})` });
     }, { numRuns: 30 }) },
-    { name: "a message that is not a whole number of tokens", points: 1, run: async (f) => {
+    { name: "a message that is not a whole number of tokens", points: 2, run: async (f) => {
         await expectThrows(f, [[{ sender: 1, receiver: 0, bytes: 10, t: 0, tEnd: 1 }], { numRanks: 2, tokensPerRank: 1, topK: 1, hiddenSize: 4, bytesPerElement: 4, cost: { alphaS: 0, bandwidthBytesPerS: 1 } }], /bytes|token/, { class: RangeError, hint: "a token is h·bytesPerElement bytes" });
         await expectSame(f, reference, [[], { numRanks: 1, tokensPerRank: 3, topK: 2, hiddenSize: 2, bytesPerElement: 2, cost: { alphaS: 1e-6, bandwidthBytesPerS: 1 } }], { tol: TOL, hint: "one rank: nothing moves, nothing to compare: slowdown 1" });
     } },

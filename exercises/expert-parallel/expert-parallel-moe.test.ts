@@ -68,6 +68,7 @@ async function checkBackward(f: F, c: Case) {
 
 export default defineExercise<F>({
   id: "14.4",
+  uses: ["lib/nn/", "lib/expert-parallel/types.ts"],
   title: "build it: an expert-parallel MoE block",
   chapter: "expert-parallel",
   file: "exercises/expert-parallel/expert-parallel-moe.ts",
@@ -85,16 +86,16 @@ export default defineExercise<F>({
         await checkForward(f, c);
         await checkBackward(f, c);
     } },
-    { name: "forward output equals one device", points: 2, run: async (f) => { for (const c of CASES) await checkForward(f, c); } },
-    { name: "input gradient and weight gradients equal one device", points: 2, run: async (f) => { for (const c of CASES) await checkBackward(f, c); } },
-    { name: "random P, experts per rank, k, tokens and capacity", points: 1, run: (f) => property(
+    { name: "forward output equals one device", points: 5, run: async (f) => { for (const c of CASES) await checkForward(f, c); } },
+    { name: "input gradient and weight gradients equal one device", points: 5, run: async (f) => { for (const c of CASES) await checkBackward(f, c); } },
+    { name: "random P, experts per rank, k, tokens and capacity", points: 3, run: (f) => property(
         fc.record({ P: fc.integer({ min: 1, max: 4 }), L: fc.integer({ min: 1, max: 3 }), k0: fc.integer({ min: 0, max: 11 }), N: fc.integer({ min: 0, max: 10 }), h: fc.integer({ min: 1, max: 3 }), seed: fc.integer({ min: 0, max: 1e6 }), cf: fc.constantFrom(null, 0.5, 1, 1.25), order: fc.constantFrom("softmax-topk", "topk-softmax", "sigmoid") }),
         async ({ P, L, k0, N, h, seed, cf, order }) => {
           const c: Case = { P, L, k: 1 + (k0 % (P * L)), N, h, seed, moe: { capacityFactor: cf, order: order as MoeOptions["order"], dropPolicy: seed % 2 ? "probs" : "position" } };
           await checkForward(f, c);
           await checkBackward(f, c);
         }, { numRuns: 20 }) },
-    { name: "the World's log: dispatch, combine, and their reverses, every message", points: 1, run: async (f) => {
+    { name: "the World's log: dispatch, combine, and their reverses, every message", points: 3, run: async (f) => {
         for (const c of CASES) {
           const { comm } = await runCase(f, c);
           const s = setUp(c), want = new EpComm(c.P);
@@ -107,7 +108,7 @@ export default defineExercise<F>({
           if (fwdOnly.log.length !== 2 || touched) fail(`with dys = null your block ran ${fwdOnly.log.length} all-to-all(s)${touched ? " and changed a gradient" : ""}; the forward alone is dispatch and combine, and touches no gradient (${describe(c)})`, HINT);
         }
     } },
-    { name: "trains to the same weights as one device (P = 2, 4)", points: 3, run: async (f) => {
+    { name: "trains to the same weights as one device (P = 2, 4)", points: 7, run: async (f) => {
         for (const [P, moe] of [[2, { numExperts: 4, topK: 2 }], [4, { numExperts: 8, topK: 2, capacityFactor: 1, zLossCoeff: 0.01 }]] as const) {
           const r = trainExpertParallel({ epSize: P, steps: 6, moe, model: { contextLength: 4, embedDim: 4, width: 8, hiddenDim: 8, numBlocks: 1 }, batchSize: 4, seqLen: 8, moeStep: f });
           const bad = r.lossSingle.findIndex((l, i) => !(Math.abs(l - r.lossEp[i]) <= 1e-4));

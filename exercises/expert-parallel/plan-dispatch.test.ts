@@ -28,6 +28,8 @@ const routingsArb = fc.integer({ min: 0, max: 1e6 }).map((seed) => {
 
 export default defineExercise<F>({
   id: "14.3",
+  uses: ["lib/expert-parallel/types.ts"],
+  kind: "transcription",
   title: "the dispatch plan: who sends which token where",
   chapter: "expert-parallel",
   file: "exercises/expert-parallel/plan-dispatch.ts",
@@ -56,7 +58,7 @@ export default defineExercise<F>({
         await expectSame(order(f), order(reference), [[{ experts: [2, 0, 1, 0, 2, 1], gates: [1, 1, 1, 1, 1, 1] }, { experts: [1, 2, 0, 2, 1, 0], gates: [1, 1, 1, 1, 1, 1] }, { experts: [], gates: [] }], opts({ numExperts: 3, topK: 3, epSize: 3 })], { hint: SEE });
         await expectSame(order(f), order(reference), [[{ experts: [3, 3, 3], gates: [1, 1, 1] }, { experts: [3], gates: [1] }], opts({})], { hint: `experts 0–2 get nothing: their segments are empty, the splits are 0 (${SEE})` });
     } },
-    { name: "every message's offset, length and landing offset (random routings)", points: 2, run: (f) => property(routingsArb, async ({ routings, o }) => {
+    { name: "every message's offset, length and landing offset (random routings)", points: 3, run: (f) => property(routingsArb, async ({ routings, o }) => {
         await expectSame(f, reference, [routings, o], { hint: `offsets are in elements (tokens · h); the receiver's buffer is packed sender by sender, its own segment included (${SEE})` });
     }, { numRuns: 60 }) },
     { name: "routings not one per rank; experts and gates of different lengths", points: 1, run: async (f) => {

@@ -16,6 +16,7 @@ function tokens(rng: () => number, N: number, E: number, k: number): number[] {
 
 export default defineExercise<typeof smallestCapacityFactor>({
   id: "14.1",
+  kind: "concept",
   title: "the smallest capacity factor that drops nothing",
   chapter: "expert-parallel",
   file: "exercises/expert-parallel/smallest-capacity-factor.ts",
@@ -26,14 +27,14 @@ export default defineExercise<typeof smallestCapacityFactor>({
   section: "capacity-and-dropped-tokens",
   solution: ["lib/expert-parallel/smallestCapacityFactor.ts"],
   checks: [
-    { name: "worked example", points: 1, run: async (f) => {
+    { name: "worked example", points: 2, run: async (f) => {
         await expectSame(f, reference, [[[0, 0, 0, 1]], 2, 1], { tol: TOL, hint: `the stub's @example: the busiest expert decides, and ⌈x⌉ ≥ m needs x > m − 1 (${SEE})` });
     } },
-    { name: "each rank's own capacity: the worst rank decides", points: 1, run: async (f) => {
+    { name: "each rank's own capacity: the worst rank decides", points: 3, run: async (f) => {
         await expectSame(f, reference, [[[0, 1, 2, 3, 0, 1, 2, 3], [0, 0]], 4, 1], { tol: TOL, hint: `capacity is per rank, from its own token count: a rank with few tokens needs a larger factor (${SEE})` });
         await expectSame(f, reference, [[[0, 1, 1, 2, 0, 2], [2, 1, 2, 0, 1, 0, 2, 1]], 3, 2], { tol: TOL, hint: SEE });
     } },
-    { name: "boundaries: the ceiling at an integer, k = E, ranks without tokens", points: 1, run: async (f) => {
+    { name: "boundaries: the ceiling at an integer, k = E, ranks without tokens", points: 3, run: async (f) => {
         // perfect balance: ⌈2·CF⌉ ≥ 2 ⟺ CF > 0.5 → 0.51, not 0.5 and not 1
         await expectSame(f, reference, [[[0, 1, 2, 3, 0, 1, 2, 3]], 4, 1], { tol: TOL, hint: `at CF = 0.5 the capacity is exactly ⌈1⌉ = 1; one hundredth more makes it 2 (${SEE})` });
         await expectSame(f, reference, [[[0, 1, 2, 0, 1, 2], []], 3, 3], { tol: TOL, hint: `k = E: every expert gets every token; a rank without tokens needs nothing (${SEE})` });
@@ -41,7 +42,7 @@ export default defineExercise<typeof smallestCapacityFactor>({
         await expectSame(f, reference, [[[2, 2, 2, 2, 2, 2, 0, 1, 3, 4]], 10, 1], { tol: TOL, hint: `(10/10)·CF > 5 needs CF > 5: 5.01 (${SEE})` });
         await expectThrows(f, [[[0, 1, 2]], 4, 2], /k|topK|multiple/i, { class: RangeError, hint: "a rank lists N_r·k ids" });
     } },
-    { name: "random routings", points: 1, run: (f) => property(fc.integer({ min: 0, max: 1e6 }), async (seed) => {
+    { name: "random routings", points: 4, run: (f) => property(fc.integer({ min: 0, max: 1e6 }), async (seed) => {
         const rng = mulberry32(seed), E = 1 + Math.floor(rng() * 12), k = 1 + Math.floor(rng() * E), P = 1 + Math.floor(rng() * 4);
         const routings = Array.from({ length: P }, () => tokens(rng, Math.floor(rng() * 30), E, k));
         await expectSame(f, reference, [routings, E, k], { tol: TOL, hint: SEE });
