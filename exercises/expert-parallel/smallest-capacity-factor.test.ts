@@ -22,7 +22,7 @@ export default defineExercise<typeof smallestCapacityFactor>({
   file: "exercises/expert-parallel/smallest-capacity-factor.ts",
   exportName: "smallestCapacityFactor",
   signature: "smallestCapacityFactor(routings: number[][], numExperts: number, topK: number): number",
-  summary: "The inverse of expert capacity: given each rank's routing, the smallest capacity factor, in hundredths, for which no rank drops a token, with capacity ⌈(N_r·k/E)·CF⌉ computed exactly per rank. Graded on boundaries (the ceiling at an integer, k = E, ranks without tokens) and random routings.",
+  summary: "The inverse of expert capacity: given each rank's routing, the smallest capacity factor, in hundredths, for which no rank drops a token, with capacity ⌈(N_r·k/E)·CF⌉ computed exactly per rank. Graded on boundaries (the ceiling at an integer, k = E, ranks without tokens), the float product that lands a hair above an integer, and random routings.",
   reference,
   section: "capacity-and-dropped-tokens",
   solution: ["lib/expert-parallel/smallestCapacityFactor.ts"],
@@ -34,7 +34,7 @@ export default defineExercise<typeof smallestCapacityFactor>({
         await expectSame(f, reference, [[[0, 1, 2, 3, 0, 1, 2, 3], [0, 0]], 4, 1], { tol: TOL, hint: `capacity is per rank, from its own token count: a rank with few tokens needs a larger factor (${SEE})` });
         await expectSame(f, reference, [[[0, 1, 1, 2, 0, 2], [2, 1, 2, 0, 1, 0, 2, 1]], 3, 2], { tol: TOL, hint: SEE });
     } },
-    { name: "boundaries: the ceiling at an integer, k = E, ranks without tokens", points: 3, run: async (f) => {
+    { name: "boundaries: the ceiling at an integer, k = E, ranks without tokens", points: 2, run: async (f) => {
         // perfect balance: ⌈2·CF⌉ ≥ 2 ⟺ CF > 0.5 → 0.51, not 0.5 and not 1
         await expectSame(f, reference, [[[0, 1, 2, 3, 0, 1, 2, 3]], 4, 1], { tol: TOL, hint: `at CF = 0.5 the capacity is exactly ⌈1⌉ = 1; one hundredth more makes it 2 (${SEE})` });
         await expectSame(f, reference, [[[0, 1, 2, 0, 1, 2], []], 3, 3], { tol: TOL, hint: `k = E: every expert gets every token; a rank without tokens needs nothing (${SEE})` });
@@ -42,7 +42,13 @@ export default defineExercise<typeof smallestCapacityFactor>({
         await expectSame(f, reference, [[[2, 2, 2, 2, 2, 2, 0, 1, 3, 4]], 10, 1], { tol: TOL, hint: `(10/10)·CF > 5 needs CF > 5: 5.01 (${SEE})` });
         await expectThrows(f, [[[0, 1, 2]], 4, 2], /k|topK|multiple/i, { class: RangeError, hint: "a rank lists N_r·k ids" });
     } },
-    { name: "random routings", points: 4, run: (f) => property(fc.integer({ min: 0, max: 1e6 }), async (seed) => {
+    { name: "the float product at an integer: (400/8)·1.1 is not 55", points: 2, run: async (f) => {
+        // 200 tokens, k = 2, E = 8; expert 0 takes 56 pairs: ⌈50·CF⌉ ≥ 56 needs 50·CF > 55, so CF = 1.11; in floats 50·1.1 = 55.000000000000007 and ⌈⌉ gives 56 already at 1.10
+        const busy = Array.from({ length: 200 }, (_, t) => (t < 56 ? [0, 1 + (t % 7)] : [1 + (t % 7), 1 + ((t + 1) % 7)])).flat();
+        await expectSame(f, reference, [[busy], 8, 2], { tol: TOL, hint: `(400/8)·1.1 is 55.000000000000007 in floats, and its ceiling 56: at CF = 1.10 the exact capacity is 55 and one of expert 0's 56 pairs is dropped: decide ⌈x⌉ ≥ m in exact arithmetic, not on a float product (${SEE})` });
+        await expectSame(f, reference, [[busy, busy.slice(0, 20)], 8, 2], { tol: TOL, hint: SEE });
+    } },
+    { name: "random routings", points: 3, run: (f) => property(fc.integer({ min: 0, max: 1e6 }), async (seed) => {
         const rng = mulberry32(seed), E = 1 + Math.floor(rng() * 12), k = 1 + Math.floor(rng() * E), P = 1 + Math.floor(rng() * 4);
         const routings = Array.from({ length: P }, () => tokens(rng, Math.floor(rng() * 30), E, k));
         await expectSame(f, reference, [routings, E, k], { tol: TOL, hint: SEE });

@@ -22,4 +22,11 @@ export const mutants = {
     impl: ((routings, E, k) => Math.max(0.01, ...loads(routings, E, k).map(({ m, N }) => Math.ceil((100 * (m - 1) * E) / (N * k)) / 100))) as F,
     caughtBy: "boundaries: the ceiling at an integer, k = E, ranks without tokens",
   },
+  "the capacity in floats, as Megatron computes it: ⌈(N·k/E)·(j/100)⌉, searching j upward": {
+    impl: ((routings, E, k) => {
+      const ls = loads(routings, E, k);
+      for (let j = 1; ; j++) if (ls.every(({ m, N }) => Math.ceil(((N * k) / E) * (j / 100)) >= m)) return j / 100;
+    }) as F,
+    caughtBy: "the float product at an integer: (400/8)·1.1 is not 55",
+  },
 } satisfies Record<string, { impl: F; caughtBy: string | string[] }>;
