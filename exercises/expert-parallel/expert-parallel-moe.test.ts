@@ -54,16 +54,37 @@ async function checkForward(f: F, c: Case) {
     `each rank routes its own tokens (capacity from its own N_r); the receiver's buffer arrives source by source: sort it by local expert before running the experts, and unsort before the combine (${HINT})`));
 }
 
+/** The router's gradient summed over the ranks' replicas, and every expert's on its owner, against one device. */
+function closeGrads(r: { one: MoeLayer; mine: MoeLayer[] }, c: Case, what = "", hint?: string): void {
+  const sum = new Float32Array(r.one.router.grad.length);
+  r.mine.forEach((m) => m.router.grad.forEach((g, i) => { sum[i] += g; }));
+  close(`router grad summed over the ranks' replicas${what}`, sum, r.one.router.grad, c, hint ?? `routerBackward on each rank's own tokens with lossScale = auxLossScale/P; ∂L/∂g of a dropped pair is 0 (${HINT})`);
+  r.one.experts.forEach((e, idx) => {
+    const owner = r.mine[Math.floor(idx / c.L)].experts[idx];
+    (["W1", "b1", "W2", "b2"] as const).forEach((n) => close(`expert ${idx}'s ${n}.grad on rank ${Math.floor(idx / c.L)}${what}`, owner[n].grad, e[n].grad, c, hint ?? `∂L/∂o = g·dy travels to the expert's rank; its backward runs there, on the rows its forward saw (${HINT})`));
+  });
+}
+
 async function checkBackward(f: F, c: Case) {
   const r = await runCase(f, c);
   r.bounds.forEach(([a, b], rank) => close(`dxs[${rank}]`, r.out?.dxs?.[rank], r.dx.subarray(a * c.h, b * c.h), c, `dx_t = dy_t + Σ_j (the pair's input gradient, brought home) + the router's part (${HINT})`));
-  const sum = new Float32Array(r.one.router.grad.length);
-  r.mine.forEach((m) => m.router.grad.forEach((g, i) => { sum[i] += g; }));
-  close("router grad summed over the ranks' replicas", sum, r.one.router.grad, c, `routerBackward on each rank's own tokens with lossScale = auxLossScale/P; ∂L/∂g of a dropped pair is 0 (${HINT})`);
-  r.one.experts.forEach((e, idx) => {
-    const owner = r.mine[Math.floor(idx / c.L)].experts[idx];
-    (["W1", "b1", "W2", "b2"] as const).forEach((n) => close(`expert ${idx}'s ${n}.grad on rank ${Math.floor(idx / c.L)}`, owner[n].grad, e[n].grad, c, `∂L/∂o = g·dy travels to the expert's rank; its backward runs there, on the rows its forward saw (${HINT})`));
+  closeGrads(r, c);
+}
+
+/** Two micro-batches through the same ranks, whose gradients already hold an earlier step's (rank 0's router replica holds the router's). */
+async function checkAccumulates(f: F, c: Case) {
+  const s = setUp(c), mine = s.copies(), rng = mulberry32(c.seed + 99);
+  s.one.params.forEach((p, i) => {
+    const g = Float32Array.from(p.grad, () => gaussian(rng));
+    p.grad.set(g);
+    mine.forEach((m, r) => m.params[i].grad.set(p === s.one.router && r > 0 ? new Float32Array(g.length) : g));
   });
+  for (const [x, dy] of [[s.x, s.dy], [s.x.map(() => gaussian(rng)), s.dy.map(() => gaussian(rng))]]) {
+    const fw = s.one.forward({ data: x, rows: c.N, cols: c.h }, cpuOps());
+    s.one.backward(fw.saved, { data: dy, rows: c.N, cols: c.h }, cpuOps());
+    await callSafely(f, [new EpComm(c.P), s.ranksOf(mine), s.split(x), s.split(dy), s.options], { name: "expertParallelMoe", mutatesArguments: true });
+  }
+  closeGrads({ one: s.one, mine }, c, " after 2 micro-batches", `the parameters' .grad already hold an earlier micro-batch's gradients: add into them, as the stub's contract says, never zero or overwrite them (${HINT})`);
 }
 
 export default defineExercise<F>({
@@ -87,7 +108,7 @@ export default defineExercise<F>({
         await checkBackward(f, c);
     } },
     { name: "forward output equals one device", points: 5, run: async (f) => { for (const c of CASES) await checkForward(f, c); } },
-    { name: "input gradient and weight gradients equal one device", points: 5, run: async (f) => { for (const c of CASES) await checkBackward(f, c); } },
+    { name: "input gradient and weight gradients equal one device", points: 4, run: async (f) => { for (const c of CASES) await checkBackward(f, c); } },
     { name: "random P, experts per rank, k, tokens and capacity", points: 3, run: (f) => property(
         fc.record({ P: fc.integer({ min: 1, max: 4 }), L: fc.integer({ min: 1, max: 3 }), k0: fc.integer({ min: 0, max: 11 }), N: fc.integer({ min: 0, max: 10 }), h: fc.integer({ min: 1, max: 3 }), seed: fc.integer({ min: 0, max: 1e6 }), cf: fc.constantFrom(null, 0.5, 1, 1.25), order: fc.constantFrom("softmax-topk", "topk-softmax", "sigmoid") }),
         async ({ P, L, k0, N, h, seed, cf, order }) => {
@@ -95,7 +116,7 @@ export default defineExercise<F>({
           await checkForward(f, c);
           await checkBackward(f, c);
         }, { numRuns: 20 }) },
-    { name: "the World's log: dispatch, combine, and their reverses, every message", points: 3, run: async (f) => {
+    { name: "the World's log: dispatch, combine, and their reverses, every message", points: 2, run: async (f) => {
         for (const c of CASES) {
           const { comm } = await runCase(f, c);
           const s = setUp(c), want = new EpComm(c.P);
@@ -108,6 +129,7 @@ export default defineExercise<F>({
           if (fwdOnly.log.length !== 2 || touched) fail(`with dys = null your block ran ${fwdOnly.log.length} all-to-all(s)${touched ? " and changed a gradient" : ""}; the forward alone is dispatch and combine, and touches no gradient (${describe(c)})`, HINT);
         }
     } },
+    { name: "gradients add into what the parameters hold (two micro-batches after an earlier one)", points: 2, run: async (f) => { for (const c of CASES.slice(0, 2)) await checkAccumulates(f, c); } },
     { name: "trains to the same weights as one device (P = 2, 4)", points: 7, run: async (f) => {
         for (const [P, moe] of [[2, { numExperts: 4, topK: 2 }], [4, { numExperts: 8, topK: 2, capacityFactor: 1, zLossCoeff: 0.01 }]] as const) {
           const r = trainExpertParallel({ epSize: P, steps: 6, moe, model: { contextLength: 4, embedDim: 4, width: 8, hiddenDim: 8, numBlocks: 1 }, batchSize: 4, seqLen: 8, moeStep: f });

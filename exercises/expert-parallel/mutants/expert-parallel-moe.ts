@@ -50,4 +50,11 @@ export const mutants = {
   "computes the capacity from the whole group's tokens instead of each rank's own": { impl: block({ globalCapacity: true }), caughtBy: ["forward output equals one device", "trains to the same weights as one device (P = 2, 4)"] },
   "sends ∂L/∂o = dy to the experts, forgetting the gate (∂L/∂o = g·dy)": { impl: block({ ungatedBackward: true }), caughtBy: ["input gradient and weight gradients equal one device", "trains to the same weights as one device (P = 2, 4)"] },
   "scales each rank's auxiliary-loss gradient by auxLossScale instead of auxLossScale/P": { impl: block({ auxScaleOne: true }), caughtBy: ["input gradient and weight gradients equal one device", "trains to the same weights as one device (P = 2, 4)"] },
+  "zeroes the gradients before its backward (a zeroGrad inside the block)": {
+    impl: ((group, ranks, xs, dys, o) => {
+      if (dys) for (const r of ranks) for (const p of [r.router, ...r.experts.flatMap((e) => [e.W1, e.b1, e.W2, e.b2])]) p.grad.fill(0);
+      return block({})(group, ranks, xs, dys, o);
+    }) as F,
+    caughtBy: ["gradients add into what the parameters hold (two micro-batches after an earlier one)"],
+  },
 } satisfies Record<string, { impl: F; caughtBy: string[] }>;
