@@ -129,9 +129,15 @@ export class World {
   /**
    * Runs one step: every message reads its payload, then all land.
    * Zero-length messages are skipped; a step with no message costs nothing.
+   * @param kind the collective (or phase) the messages belong to
+   * @param messages what moves, all at once
+   * @param bytesPerElement bytes of one element in this step (default the World's): a collective in another dtype
+   *   (FSDP2 all-gathers in `param_dtype` and reduce-scatters in `reduce_dtype` on the same ranks)
    * @returns the step's duration in seconds
+   * @throws RangeError `bytesPerElement must be a number > 0, got 0`
    */
-  step(kind: CommKind, messages: readonly Message[]): number {
+  step(kind: CommKind, messages: readonly Message[], bytesPerElement = this.bytesPerElement): number {
+    if (!(bytesPerElement > 0)) throw new RangeError(`bytesPerElement must be a number > 0, got ${bytesPerElement}`);
     const live = messages.filter((m) => m.length > 0);
     if (live.length === 0) return 0;
     // a payload is copied only if this step also writes where it is read from; otherwise a view suffices
@@ -143,8 +149,8 @@ export class World {
     const inb = new Array(this.numRanks).fill(0);
     const participants = new Set<number>();
     for (const m of live) {
-      out[m.sender] += m.length * this.bytesPerElement;
-      inb[m.receiver] += m.length * this.bytesPerElement;
+      out[m.sender] += m.length * bytesPerElement;
+      inb[m.receiver] += m.length * bytesPerElement;
       participants.add(m.sender).add(m.receiver);
     }
     let transferS = 0;
@@ -156,7 +162,7 @@ export class World {
       if (m.op === "copy") dst.set(payloads[i], m.offset);
       else if (this.reduce === addChunk) addInPlace(dst, m.offset, payloads[i]); // same float32 sums, no allocation
       else dst.set(this.reduce(dst.subarray(m.offset, m.offset + m.length), payloads[i]), m.offset);
-      const bytes = m.length * this.bytesPerElement;
+      const bytes = m.length * bytesPerElement;
       this.bytesSent[m.sender] += bytes;
       this.bytesReceived[m.receiver] += bytes;
       this.events.push({ step: this.stepCount, t, tEnd, sender: m.sender, receiver: m.receiver, rank: m.sender, chunk: m.chunk, offset: m.offset, length: m.length, bytes, kind, op: m.op });

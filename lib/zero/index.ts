@@ -8,10 +8,10 @@
 export { ZERO_DEFAULTS, validateZeroKnobs, checkStage, elementBytes, type ZeroKnobs, type ZeroStage } from "./validateZeroOptions.js";
 export { zeroPartition, ownedParts, rangeLength } from "./shardRanges.js";
 export { wrapUnits, type Unit, type ParamSlot, type WrapPolicy } from "./wrapUnits.js";
-export { zeroSchedule, type ZeroOp } from "./zeroSchedule.js";
+export { zeroSchedule, type ZeroOp, type MicroBatchPart } from "./zeroSchedule.js";
 export { MemoryLedger, type MemoryEvent, type MemoryKind } from "./MemoryLedger.js";
 export { ZeroWorld, type CollectiveRecord, type ZeroWorldSetup } from "./ZeroWorld.js";
-export { trainZero, zeroBatches, autoPersistenceThreshold, type ZeroConfig, type ZeroRun, type ZeroStepRecord } from "./trainZero.js";
+export { trainZero, zeroBatches, zeroMicroBatches, reducesEveryMicroBatch, autoPersistenceThreshold, type ZeroConfig, type ZeroRun, type ZeroStepRecord } from "./trainZero.js";
 export { zeroStepCommunication, type StepCommunication, type StepCommunicationOptions, type StepCollective, type StepCollectiveKind, type StepCollectiveWhen } from "./zeroStepCommunication.js";
 export { FSDP_STRATEGIES, fsdpToZero, fsdpCommPerRank, fsdpMixedPrecision, type FsdpStrategy, type FsdpMapping, type FsdpMixedPrecision } from "./fsdpStrategy.js";
 export { reductionError, type ReductionErrorPoint } from "./reductionError.js";
@@ -30,3 +30,4 @@ export { readAccelerateConfig, type AccelerateSetup } from "./readAccelerateConf
 export { fsdpWords } from "./parseHfTrainerArgs.js";
 export { type AioConfig } from "./parseDeepSpeedConfig.js";
 export { summarizeConfig, type ConfigKind, type ConfigSummary } from "./summarizeConfig.js";
+export { STEP_COMMUNICATION_SETTINGS, type StepCommunicationSetting } from "./stepCommunicationSettings.js";
