@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { trainZero, zeroMicroBatches, reducesEveryMicroBatch, type ZeroConfig } from "./trainZero.js";
+import { trainZero, reducesEveryMicroBatch, type ZeroConfig } from "./trainZero.js";
 import { zeroStepCommunication } from "./zeroStepCommunication.js";
 import { STEP_COMMUNICATION_SETTINGS as SETTINGS } from "./stepCommunicationSettings.js";
-import { AMP_LIVE_MODEL } from "../amp/index.js";
-import { corpus, createModel, forward, backward, flatData, flatGrad, zeroGrad, optimizerStep, initOptimizerState, concatBatches } from "../nn/index.js";
+import { trainOneDevice } from "./trainOneDevice.js";
 
 const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
 const KNOBS = { reduce_bucket_size: 900, allgather_bucket_size: 1200, stage3_param_persistence_threshold: 0 };
@@ -53,17 +52,7 @@ describe("gradient accumulation on the simulated World", () => {
 
   it("K micro-batches in fp32 stay within 1e-5 of one process on the whole global batch (oracle: lib/nn directly)", () => {
     const c: ZeroConfig = { numRanks: 2, stage: 2, steps: 2, gradAccumSteps: 3, precision: "fp32" };
-    const run = trainZero(c);
-    const m = createModel({ ...AMP_LIVE_MODEL, vocabSize: corpus().vocab.size });
-    let w: Float32Array = Float32Array.from(flatData(m.params)), state = initOptimizerState([w]);
-    for (const step of zeroMicroBatches(c)) {
-      let o = 0;
-      for (const p of m.params) { p.data.set(w.subarray(o, o + p.data.length)); o += p.data.length; }
-      zeroGrad(m.params);
-      backward(m, forward(m, concatBatches(step.flat())));
-      const next = optimizerStep([w], [Float32Array.from(flatGrad(m.params))], state, { kind: "adamw", lr: 1e-2 });
-      w = next.params[0]; state = next.state;
-    }
+    const run = trainZero(c), w = trainOneDevice(c);
     expect(Math.max(...w.map((x, i) => Math.abs(x - run.master[i])))).toBeLessThan(1e-5);
   });
 

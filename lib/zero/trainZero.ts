@@ -11,16 +11,12 @@ import { zeroSchedule, type MicroBatchPart, type ZeroOp } from "./zeroSchedule.j
 import { ZeroWorld, type CollectiveRecord } from "./ZeroWorld.js";
 import type { MemoryEvent } from "./MemoryLedger.js";
 
-/** A ZeRO run. Omitted fields take the defaults named. */
-export interface ZeroConfig {
-  /** P, data-parallel ranks (integer ≥ 1). */
-  numRanks: number;
-  /** 0 (DDP), 1, 2 or 3. */
-  stage: number;
-  /** Compute copy: "bf16" (default), "fp16" or "fp32" (then there is no separate master copy). */
-  precision?: TrainPrecision;
-  /** Precision of the gradient reduction (default: `precision`, as DeepSpeed and FSDP's reduce_dtype=None). */
-  reduceDtype?: TrainPrecision;
+/**
+ * What every simulated data-parallel run of this chapter takes (ZeRO and FSDP): the model, its batches, the optimizer
+ * and the links. Omitted fields take the defaults named.
+ * @see nanoGPT train.py (batch_size, block_size); PyTorch torch.optim.AdamW
+ */
+export interface TrainingRunOptions {
   /** lib/nn model sizes (default lib/amp's AMP_LIVE_MODEL). */
   model?: Omit<ModelConfig, "vocabSize">;
   /** Sequences per rank per step (default 2). */
@@ -35,6 +31,24 @@ export interface ZeroConfig {
   lossScale?: number;
   /** AdamW (default lr 1e-2, PyTorch's other defaults). */
   optimizer?: AdamWConfig;
+  /** K, micro-batches per optimizer step (default 1); the loss is normalised by the tokens of the whole step. */
+  gradAccumSteps?: number;
+  /** Keep memory events and collectives of the first k steps (default 1). */
+  keepEventsFor?: number;
+  /** α-β cost of the links (default lib/collectives' 5 µs, 25 GB/s). */
+  cost?: CostModel;
+}
+
+/** A ZeRO run. Omitted fields take the defaults named. */
+export interface ZeroConfig extends TrainingRunOptions {
+  /** P, data-parallel ranks (integer ≥ 1). */
+  numRanks: number;
+  /** 0 (DDP), 1, 2 or 3. */
+  stage: number;
+  /** Compute copy: "bf16" (default), "fp16" or "fp32" (then there is no separate master copy). */
+  precision?: TrainPrecision;
+  /** Precision of the gradient reduction (default: `precision`, as DeepSpeed and FSDP's reduce_dtype=None). */
+  reduceDtype?: TrainPrecision;
   /**
    * DeepSpeed's zero_optimization knobs (DeepSpeed's defaults), except `stage3_param_persistence_threshold`, which
    * defaults to 10 × the model's width, the Hugging Face integration's "auto" value: DeepSpeed's 1e5 exceeds every
@@ -45,14 +59,8 @@ export interface ZeroConfig {
   wrap?: WrapPolicy;
   /** Stage 3: free after forward and gather again in backward (default true; false is FSDP's SHARD_GRAD_OP). */
   reshardAfterForward?: boolean;
-  /** Keep memory events and collectives of the first k steps (default 1). */
-  keepEventsFor?: number;
-  /** α-β cost of the links (default lib/collectives' 5 µs, 25 GB/s). */
-  cost?: CostModel;
   /** Replaces the schedule of a micro-batch (the build-it exercise plugs its schedule in here). */
   schedule?: (stage: ZeroStage, units: readonly Unit[], knobs: Required<ZeroKnobs>, part: MicroBatchPart) => ZeroOp[];
-  /** K, micro-batches per optimizer step (default 1); the loss is normalised by the tokens of the whole step. */
-  gradAccumSteps?: number;
   /** Stage 0: DDP under `no_sync`, gradients all-reduced on the last micro-batch only (default true); false all-reduces every micro-batch. */
   noSync?: boolean;
   /** Stages 2–3: DeepSpeed's `engine.coalesce_grad_reduction()`: gradients accumulate unsharded and are reduced once, on the last micro-batch (default false). */
