@@ -4,7 +4,7 @@
  * per rank, unshard / reshard per parameter group, gradients reduce-scattered per group
  * (all-reduced across replicas in HSDP), a memory ledger, and the time of every operation.
  */
-import { World, addChunk, type CostModel } from "../collectives/index.js";
+import { World, addChunk, type CostModel, type Topology } from "../collectives/index.js";
 import { castArray, castInPlace, type TrainPrecision } from "../amp/castArray.js";
 import { optimizerStep, initOptimizerState, type Model, type Batch, type AdamWConfig, type OptimizerState } from "../nn/index.js";
 import { MemoryLedger } from "./MemoryLedger.js";
@@ -26,6 +26,8 @@ export interface FsdpWorldSetup {
   optimizer: AdamWConfig;
   lossScale: number;
   cost?: CostModel;
+  /** Nodes of `ranksPerNode` consecutive ranks, linked at `interNodeBandwidthBytesPerS` between nodes (default: one flat network). */
+  topology?: Topology;
 }
 
 type GroupState = "sharded" | "unsharded" | "post-forward";
@@ -72,7 +74,7 @@ export class FsdpWorld {
     for (const g of plan.groups) { this.base.push(size); size += 2 * plan.mesh.shard * g.paddedShardElements; }
     const rd = this.reduceDtype;
     const reduce = rd === "fp32" ? addChunk : (a: Float32Array, b: Float32Array) => castInPlace(rd, addChunk(a, b));
-    this.world = new World(Array.from({ length: this.numRanks }, () => new Float32Array(size)), s.cost ?? { alphaS: 5e-6, bandwidthBytesPerS: 25e9 }, { bytesPerElement: elementBytes(this.paramDtype), reduce });
+    this.world = new World(Array.from({ length: this.numRanks }, () => new Float32Array(size)), s.cost ?? { alphaS: 5e-6, bandwidthBytesPerS: 25e9 }, { bytesPerElement: elementBytes(this.paramDtype), reduce, topology: s.topology });
     this.compute = new FsdpCompute(plan, s.models, s.lossScale);
     this.sharded = plan.groups.map((g) => this.shardsOf(g, init));
     this.opt = this.sharded.map((byRank) => byRank.map((x) => initOptimizerState([x])));

@@ -4,7 +4,7 @@
 import { corpus, createModel, flatData, type ModelConfig } from "../nn/index.js";
 import { AMP_LIVE_MODEL } from "../amp/charLmSetup.js";
 import { TRAIN_PRECISIONS } from "../amp/castArray.js";
-import type { CommEvent } from "../collectives/index.js";
+import type { CommEvent, Topology } from "../collectives/index.js";
 import { fullyShard, type FullyShardCall, type FullyShardPlan, type LayerSpec, type ShardingLayout } from "./fullyShard.js";
 import type { ReshardAfterForward } from "./deviceMesh.js";
 import { fsdpSchedule, type FsdpScheduleOptions } from "./fsdpSchedule.js";
@@ -30,6 +30,8 @@ export interface FsdpConfig extends TrainingRunOptions {
   /** `set_modules_to_forward_prefetch` with the next n groups (default 0) and the default backward prefetch (default true). */
   forwardPrefetch?: number;
   backwardPrefetch?: boolean;
+  /** Nodes of the cluster: the World's links inside and between nodes (default: one flat network). */
+  topology?: Topology;
   /** Replaces the schedule of a micro-batch (the build-it exercise plugs its schedule in here). */
   schedule?: (plan: FullyShardPlan, o: Required<Pick<FsdpScheduleOptions, "sync" | "last">>) => FsdpOp[];
 }
@@ -99,7 +101,7 @@ export function trainFsdp(c: FsdpConfig): FsdpRun {
   const lossScale = c.lossScale ?? 1;
   if (!(Number.isFinite(lossScale) && lossScale > 0)) throw new RangeError(`lossScale must be a finite number > 0, got ${lossScale}`);
   const models = Array.from({ length: P }, () => createModel({ ...cfg, vocabSize: corpus().vocab.size }));
-  const fw = new FsdpWorld({ plan, models, mp, optimizer: c.optimizer ?? { kind: "adamw", lr: 1e-2 }, lossScale, cost: c.cost }, Float32Array.from(flatData(models[0].params)));
+  const fw = new FsdpWorld({ plan, models, mp, optimizer: c.optimizer ?? { kind: "adamw", lr: 1e-2 }, lossScale, cost: c.cost, topology: c.topology }, Float32Array.from(flatData(models[0].params)));
   const batches = zeroMicroBatches({ numRanks: P, stage: 0, model: cfg, batchSize: c.batchSize, seqLen: c.seqLen, steps, seed: c.seed, gradAccumSteps: K });
   const records: FsdpStepRecord[] = [], keep = c.keepEventsFor ?? 1;
   for (let s = 0; s < steps; s++) {
