@@ -54,6 +54,36 @@ export interface ParamGroup {
 /** How the groups are laid out: FSDP2's per-parameter Shard(0), or FSDP1's one FlatParameter per unit. */
 export type ShardingLayout = "per-parameter" | "flat-parameter";
 
+/** Lays out one parameter over G ranks (FSDP2: {@link shardDim0}). */
+export type ShardFn = (param: { name: string; shape: number[] }, shardSize: number) => Shard0Layout;
+
+/**
+ * Checks a parameter's Shard(0) layout before the World uses it: G chunks of rows, in order, covering [0, rows), none
+ * longer than the padded chunk; its element counts recomputed from the shape.
+ * @param name the parameter, for the message
+ * @param shape its shape
+ * @param shardSize G
+ * @param l the layout to check
+ * @returns the layout with `shape`, `rowElements` and `paddedShardElements` taken from the shape
+ * @throws RangeError `blocks.0.W1: chunk 2 covers rows 5..8, expected to start at 6 (chunks in order, covering every row once)`;
+ *   `blocks.0.W1: chunk 0 has 4 rows, more than paddedRows 3`; `blocks.0.W1: 3 chunks for 4 shard ranks`
+ * @example checkShard0Layout("w", [5, 2], 4, shardDim0([5, 2], 4)).paddedShardElements // 4
+ * @see PyTorch `_fsdp_param.py` at 010ae4a (every rank's all-gather input has the padded size of chunk 0)
+ */
+export function checkShard0Layout(name: string, shape: readonly number[], shardSize: number, l: Pick<Shard0Layout, "rows" | "paddedRows">): Shard0Layout {
+  const rows = shape[0], rowElements = shape.slice(1).reduce((a, b) => a * b, 1);
+  if (!l || !Array.isArray(l.rows) || l.rows.length !== shardSize) throw new RangeError(`${name}: ${Array.isArray(l?.rows) ? l.rows.length : "no"} chunks for ${shardSize} shard ranks`);
+  if (!(Number.isInteger(l.paddedRows) && l.paddedRows >= 0)) throw new RangeError(`${name}: paddedRows must be an integer >= 0, got ${String(l.paddedRows)}`);
+  let at = 0;
+  l.rows.forEach((c, k) => {
+    if (!(Number.isInteger(c?.start) && Number.isInteger(c?.end) && c.start === at && c.end >= c.start && c.end <= rows)) throw new RangeError(`${name}: chunk ${k} covers rows ${c?.start}..${c?.end}, expected to start at ${at} (chunks in order, covering every row once)`);
+    if (c.end - c.start > l.paddedRows) throw new RangeError(`${name}: chunk ${k} has ${c.end - c.start} rows, more than paddedRows ${l.paddedRows}`);
+    at = c.end;
+  });
+  if (at !== rows) throw new RangeError(`${name}: the chunks cover rows 0..${at}, not all ${rows}`);
+  return { shape: [...shape], rowElements, rows: l.rows.map((c) => ({ start: c.start, end: c.end })), paddedRows: l.paddedRows, paddedShardElements: l.paddedRows * rowElements };
+}
+
 /** The sharded model. */
 export interface FullyShardPlan {
   mesh: DataParallelMesh;
@@ -75,6 +105,7 @@ export interface FullyShardPlan {
  * @param calls the `fully_shard` calls, the last on `"root"`; a non-root call names consecutive layers
  * @param mesh `{replicate?: R, shard: G}` (default R = 1)
  * @param layout "per-parameter" (FSDP2, default) or "flat-parameter" (FSDP1)
+ * @param shard per-parameter layouts (default {@link shardDim0}; exercise 8.5 plugs a student's in), checked by {@link checkShard0Layout}
  * @returns {@link FullyShardPlan}
  * @throws RangeError `the last fully_shard call must be on "root" (the whole model)`; `layer blocks.0 is already in the group of fully_shard call 0`;
  *   `fully_shard call 1 names no layer "blocks.9"`; `fully_shard call 0 must name consecutive layers, got emb, head`; and those of
@@ -83,7 +114,7 @@ export interface FullyShardPlan {
  * @see PyTorch `fully_shard` docstring ("constructs one group that includes the parameters in module.parameters() except those already
  *   assigned to a group from an earlier call on a submodule … should be called bottom-up"); `_fsdp_param_group.py` at 010ae4a
  */
-export function fullyShard(layers: readonly LayerSpec[], calls: readonly FullyShardCall[], mesh: { replicate?: number; shard: number }, layout: ShardingLayout = "per-parameter"): FullyShardPlan {
+export function fullyShard(layers: readonly LayerSpec[], calls: readonly FullyShardCall[], mesh: { replicate?: number; shard: number }, layout: ShardingLayout = "per-parameter", shard: ShardFn = (p, G) => shardDim0(p.shape, G)): FullyShardPlan {
   const m = deviceMesh(mesh);
   if (calls.length === 0 || calls[calls.length - 1].modules !== "root") throw new RangeError(`the last fully_shard call must be on "root" (the whole model)`);
   const owner = new Array<number>(layers.length).fill(-1);
@@ -110,7 +141,7 @@ export function fullyShard(layers: readonly LayerSpec[], calls: readonly FullySh
     let offset = 0, inFlat = 0;
     const tensors: GroupTensor[] = layout === "flat-parameter"
       ? [{ layout: flatParameterLayout(members.map((p) => p.numel), m.shard), offset: 0, members: members.map(({ shape: _s, ...p }) => { const t = { ...p, start: inFlat }; inFlat += p.numel; return t; }) }]
-      : members.map(({ shape, ...p }) => { const t = { layout: shardDim0(shape, m.shard), offset, members: [p] }; offset += t.layout.paddedShardElements; return t; });
+      : members.map(({ shape, ...p }) => { const t = { layout: checkShard0Layout(p.name, shape, m.shard, shard({ name: p.name, shape }, m.shard)), offset, members: [p] }; offset += t.layout.paddedShardElements; return t; });
     const isRoot = c.modules === "root";
     groups.push({
       call: ci, name: c.modules === "root" ? "root" : c.modules.join("+"), isRoot, layers: mine, tensors,

@@ -35,7 +35,7 @@ export { summarizeConfig, type ConfigKind, type ConfigSummary } from "./summariz
 export { STEP_COMMUNICATION_SETTINGS, type StepCommunicationSetting } from "./stepCommunicationSettings.js";
 export { torchChunk, shardDim0, flatParameterLayout, type Shard0Layout } from "./shardDim0.js";
 export { deviceMesh, resolveReshardAfterForward, postForwardGroups, type DataParallelMesh, type ReshardAfterForward } from "./deviceMesh.js";
-export { fullyShard, type LayerSpec, type FullyShardCall, type FullyShardPlan, type ParamGroup, type GroupTensor, type TensorMember, type ShardingLayout } from "./fullyShard.js";
+export { fullyShard, checkShard0Layout, type ShardFn, type LayerSpec, type FullyShardCall, type FullyShardPlan, type ParamGroup, type GroupTensor, type TensorMember, type ShardingLayout } from "./fullyShard.js";
 export { allGatherGroup, reduceScatterGroup, type GroupRegion } from "./fsdpCollectives.js";
 export { FsdpWorld, type FsdpWorldSetup } from "./FsdpWorld.js";
 export { type FsdpOp, type FsdpOpRecord, type MixedPrecisionPolicy } from "./fsdpOp.js";
@@ -47,3 +47,4 @@ export { fsdpTimeline, type TimelineEvent } from "./fsdpTimeline.js";
 export { fsdpOracle } from "./fsdpOracle.js";
 export { trainOneDevice } from "./trainOneDevice.js";
 export { FsdpGradients } from "./FsdpGradients.js";
+export { fsdp2Step, type Fsdp2StepModel, type Fsdp2StepPlan } from "./fsdp2Step.js";

@@ -4,7 +4,8 @@ import { trainFsdp, fsdpModel, type FsdpConfig } from "./trainFsdp.js";
 import { fsdpOracle } from "./fsdpOracle.js";
 import type { MixedPrecisionPolicy } from "./FsdpWorld.js";
 import { fsdpStepCommunication } from "./fsdpStepCommunication.js";
-import { fullyShard } from "./fullyShard.js";
+import { fullyShard, checkShard0Layout } from "./fullyShard.js";
+import { shardDim0 } from "./shardDim0.js";
 import { trainZero } from "./trainZero.js";
 import { zeroStepCommunication } from "./zeroStepCommunication.js";
 import { fsdpCommPerRank } from "./fsdpStrategy.js";
@@ -159,6 +160,14 @@ describe("plan and errors", () => {
     expect(() => fullyShard(layers, [{ modules: ["blocks.0"] }], { shard: 4 })).toThrow('the last fully_shard call must be on "root" (the whole model)');
     expect(() => fullyShard(layers, [{ modules: ["emb", "head"] }, { modules: "root" }], { shard: 4 })).toThrow("fully_shard call 0 must name consecutive layers, got emb, head");
     expect(() => fullyShard(layers, [{ modules: ["blocks.9"] }, { modules: "root" }], { shard: 4 })).toThrow('fully_shard call 0 names no layer "blocks.9"');
+  });
+
+  it("a parameter layout from outside (exercise 8.5) is checked before the World uses it", () => {
+    expect(checkShard0Layout("w", [5, 2], 4, shardDim0([5, 2], 4)).paddedShardElements).toBe(4);
+    expect(() => checkShard0Layout("w", [5, 2], 4, { rows: shardDim0([5, 2], 3).rows, paddedRows: 2 })).toThrow("w: 3 chunks for 4 shard ranks");
+    expect(() => checkShard0Layout("w", [5, 2], 4, { rows: shardDim0([5, 2], 4).rows, paddedRows: 1 })).toThrow("w: chunk 0 has 2 rows, more than paddedRows 1");
+    expect(() => checkShard0Layout("w", [5, 2], 2, { rows: [{ start: 0, end: 3 }, { start: 2, end: 5 }], paddedRows: 3 })).toThrow("w: chunk 1 covers rows 2..5, expected to start at 3 (chunks in order, covering every row once)");
+    expect(() => checkShard0Layout("w", [5, 2], 2, { rows: [{ start: 0, end: 2 }, { start: 2, end: 4 }], paddedRows: 3 })).toThrow("w: the chunks cover rows 0..4, not all 5");
   });
 
   it("a reshard int that does not divide P stops the run before it starts; so does a bad dtype", () => {

@@ -5,7 +5,7 @@ import { corpus, createModel, flatData, type ModelConfig } from "../nn/index.js"
 import { AMP_LIVE_MODEL } from "../amp/charLmSetup.js";
 import { TRAIN_PRECISIONS } from "../amp/castArray.js";
 import type { CommEvent, Topology } from "../collectives/index.js";
-import { fullyShard, type FullyShardCall, type FullyShardPlan, type LayerSpec, type ShardingLayout } from "./fullyShard.js";
+import { fullyShard, type FullyShardCall, type FullyShardPlan, type LayerSpec, type ShardFn, type ShardingLayout } from "./fullyShard.js";
 import type { ReshardAfterForward } from "./deviceMesh.js";
 import { fsdpSchedule, type FsdpScheduleOptions } from "./fsdpSchedule.js";
 import { FsdpWorld, type FsdpOp, type FsdpOpRecord, type MixedPrecisionPolicy } from "./FsdpWorld.js";
@@ -30,6 +30,8 @@ export interface FsdpConfig extends TrainingRunOptions {
   /** `set_modules_to_forward_prefetch` with the next n groups (default 0) and the default backward prefetch (default true). */
   forwardPrefetch?: number;
   backwardPrefetch?: boolean;
+  /** Per-parameter layouts (default FSDP2's {@link shardDim0}; exercise 8.5 plugs a student's in). */
+  shard?: ShardFn;
   /** Nodes of the cluster: the World's links inside and between nodes (default: one flat network). */
   topology?: Topology;
   /** Replaces the schedule of a micro-batch (the build-it exercise plugs its schedule in here). */
@@ -90,7 +92,7 @@ export function fsdpModel(cfg: Omit<ModelConfig, "vocabSize">, reshard: ReshardA
 export function trainFsdp(c: FsdpConfig): FsdpRun {
   const cfg = c.model ?? AMP_LIVE_MODEL;
   const def = fsdpModel(cfg, c.reshardAfterForward ?? null, c.rootReshardAfterForward ?? null);
-  const plan = fullyShard(def.layers, c.calls ?? def.calls, c.mesh, c.layout ?? "per-parameter");
+  const plan = fullyShard(def.layers, c.calls ?? def.calls, c.mesh, c.layout ?? "per-parameter", c.shard);
   const mp = c.mp ?? {};
   for (const k of ["paramDtype", "reduceDtype", "outputDtype"] as const) {
     const v = mp[k];
