@@ -22,15 +22,11 @@ const CONFIGS: [string, FsdpConfig][] = [
   ["FSDP2, reshard_after_forward=False", { ...base, reshardAfterForward: false }],
 ];
 
-/** Live bytes of every kind on `rank` after each operation, and the operation's label. */
-function ledger(rec: FsdpStepRecord, rank: number) {
-  const live = new Map<string, number>(), out: { t: number; kind: string; bytes: number }[] = [];
-  const ev = rec.memory.filter((e) => e.rank === rank);
-  for (const t of [...new Set(ev.map((e) => e.t))]) {
-    for (const e of ev.filter((x) => x.t === t)) live.set(e.kind, (live.get(e.kind) ?? 0) + (e.op === "alloc" ? e.bytes : -e.bytes));
-    for (const [kind, bytes] of live) out.push({ t, kind, bytes });
-  }
-  return out;
+/** [tick, live bytes] on `rank` after each operation that allocated or freed (the ledger's `live` after its last event of the tick). */
+function ledger(rec: FsdpStepRecord, rank: number): [number, number][] {
+  const byT = new Map<number, number>();
+  for (const e of rec.memory.filter((x) => x.rank === rank)) byT.set(e.t, e.live);
+  return [...byT];
 }
 
 const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
@@ -50,7 +46,7 @@ const runs = CONFIGS.map(([label, c]) => {
 const timelines = [true, false].map((prefetch) => {
   const rec = trainFsdp({ ...base, reshardAfterForward: true, backwardPrefetch: prefetch }).records[0];
   const tl = fsdpTimeline(rec.ops, COMPUTE_FLOPS_PER_S);
-  return { prefetch, totalS: tl.totalS, events: tl.events };
+  return { prefetch, totalS: tl.totalS, events: tl.events.map((e) => [e.stream, e.t, e.tEnd, e.label]) };
 });
 
 // Gradient accumulation measured on the World: the table's settings, P = 8, K = 1…8 (Ψ units = elements / ((P − 1)Ψ)).
