@@ -5,8 +5,9 @@
  */
 export { GPU_PRESETS, gpuPreset, gpuRoofline, type GpuSpec } from "../perf/gpuPresets.js";
 export { CLUSTER_PRESETS, clusterPreset, clusterOf, checkCluster, type Cluster, type ClusterPreset } from "./clusterPresets.js";
-export { planLabel, type Plan, type Workload } from "./planLabel.js";
-export { enumeratePlans, checkWorkload, type PlanSpace } from "./enumeratePlans.js";
+export { planLabel, planSizes, type Plan, type Workload } from "./planLabel.js";
+export { enumeratePlans, checkWorkload, MIN_CP_CHUNK, THREE_D_SPACE, type PlanSpace } from "./enumeratePlans.js";
+export { layoutRule } from "./layoutRule.js";
 export { stepTime, OVERLAP_COMM_SMS, type StepTime, type StepTimeOptions, type RuntimeOptions } from "./stepTime.js";
 export { microBatchTime, layerShape, type MicroBatchTime, type TensorParallelRuntime } from "./microBatchTime.js";
 export { DEFAULT_MEMORY_HEADROOM, usableMemoryBytes, checkHeadroom } from "./memoryHeadroom.js";

@@ -34,7 +34,8 @@ export interface SearchResult {
  */
 export function searchPlans(arch: ModelArch, cluster: Cluster, workload: Workload, space: PlanSpace = {}, options: EvaluateOptions = {}): SearchResult {
   const plans = enumeratePlans(arch, cluster, workload, space);
-  return rankResults(plans.map((p) => evaluatePlan(arch, p, cluster, workload, options)));
+  const judged = { ...options, cache: options.cache ?? new Map<string, unknown>() }; // one memo for the whole search
+  return rankResults(plans.map((p) => evaluatePlan(arch, p, cluster, workload, judged)));
 }
 
 /**
