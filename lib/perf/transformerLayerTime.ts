@@ -21,6 +21,8 @@ export interface LayerShape {
   dropout: boolean;
   /** The routed experts (and shared experts) that replace the dense MLP in an MoE layer (lib/perf's {@link moeBlockTime}). */
   moe?: MoeBlockShape;
+  /** Multi-head latent attention (DeepSeek-V2/V3): low-rank projections in place of Q, K, V (lib/memory's MlaArch). */
+  mla?: { qLoraRank: number; kvLoraRank: number; qkNopeHeadDim: number; qkRopeHeadDim: number; vHeadDim: number };
 }
 
 /**
@@ -91,7 +93,9 @@ function positiveInt(name: string, v: number): number {
  * MLP is {@link moeBlockTime} (experts split over `expertParallel` ranks); with `fp8` the linears run on
  * the FP8 roofline with 1-byte operands, plus a cast of every GEMM input (forward) and output gradient
  * (backward), read at 16 bits and written as the FP8 value and its transpose (Transformer Engine keeps both
- * usages for the backward GEMMs). These reduce to the dense, 16-bit, C = 1 times exactly.
+ * usages for the backward GEMMs); with multi-head latent attention (`mla`) the QKV linear is its four projections
+ * (the down-projections whole, the up-projections split over t) and the core's head width the mean of QKᵀ's and PV's.
+ * These reduce to the dense, 16-bit, C = 1 times exactly.
  * @param shape the layer ({@link LayerShape})
  * @param work micro-batch, sequence, tensor, context and expert parallelism, attention kind, element size, FP8 ({@link LayerWork})
  * @param r the GPU's roofline for the data type
@@ -124,7 +128,12 @@ export function transformerLayerTime(shape: LayerShape, work: LayerWork, r: Roof
   // Output widths per rank; the fused QKV is split evenly over t (Megatron, also for t > G).
   const qkvOut = Math.ceil(((a + 2 * G) * d) / t);
   const fc1Out = ((shape.gated ? 2 : 1) * f) / t;
-  const dims: [Linear, number, number][] = [["qkv", h, qkvOut], ["proj", (a * d) / t, h]];
+  const mla = shape.mla;
+  // MLA: the down-projections whole on every rank, the up-projections and the output split over t (Megatron's MLASelfAttention).
+  const dims: [Linear, number, number][] = mla ? [
+    ...(mla.qLoraRank ? [["qkv", h, mla.qLoraRank], ["qkv", mla.qLoraRank, (a * (mla.qkNopeHeadDim + mla.qkRopeHeadDim)) / t]] as [Linear, number, number][] : [["qkv", h, (a * (mla.qkNopeHeadDim + mla.qkRopeHeadDim)) / t]] as [Linear, number, number][]),
+    ["qkv", h, mla.kvLoraRank + mla.qkRopeHeadDim], ["qkv", mla.kvLoraRank, (a * (mla.qkNopeHeadDim + mla.vHeadDim)) / t], ["proj", (a * mla.vHeadDim) / t, h],
+  ] : [["qkv", h, qkvOut], ["proj", (a * d) / t, h]];
   if (!shape.moe) dims.push(["fc1", h, Math.ceil(fc1Out)], ["fc2", Math.ceil(f / t), h]);
   const linears = {} as LayerTime["linears"];
   let fwdGemm = 0, bwdGemm = 0, fwdFlops = 0, castIn = 0, castOut = 0;
@@ -132,7 +141,8 @@ export function transformerLayerTime(shape: LayerShape, work: LayerWork, r: Roof
     const fw = gemmTime({ m: n, n: nOut, k: kIn, bytesPerElement: ge }, g);
     const dx = gemmTime({ m: n, n: kIn, k: nOut, bytesPerElement: ge }, g);
     const dw = gemmTime({ m: kIn, n: nOut, k: n, bytesPerElement: ge }, g);
-    linears[name] = { forwardS: fw.timeS, inputGradS: dx.timeS, weightGradS: dw.timeS };
+    const was = linears[name] ?? { forwardS: 0, inputGradS: 0, weightGradS: 0 };
+    linears[name] = { forwardS: was.forwardS + fw.timeS, inputGradS: was.inputGradS + dx.timeS, weightGradS: was.weightGradS + dw.timeS };
     fwdGemm += fw.timeS;
     bwdGemm += dx.timeS + dw.timeS;
     fwdFlops += fw.flops;
@@ -150,7 +160,9 @@ export function transformerLayerTime(shape: LayerShape, work: LayerWork, r: Roof
     castOut += m.operandElements.outputs;
     mlpBytes = m.elementwiseBytes;
   }
-  const core = attentionCoreTime({ microBatch: b, seqLen: s, heads: a / t, headDim: d, kind: work.attention, dropout: shape.dropout, bytesPerElement: e }, r);
+  // MLA's two products have head widths nope + rope (QKᵀ) and v (PV): their mean gives the same FLOPs.
+  const coreDim = mla ? (mla.qkNopeHeadDim + mla.qkRopeHeadDim + mla.vHeadDim) / 2 : d;
+  const core = attentionCoreTime({ microBatch: b, seqLen: s, heads: a / t, headDim: coreDim, kind: work.attention, dropout: shape.dropout, bytesPerElement: e }, r);
   const att = { forwardS: core.forwardS / C, backwardS: core.backwardS / C, forwardFlops: core.forwardFlops / C, backwardFlops: core.backwardFlops / C };
   const mask = shape.dropout ? 1 : 0;
   // FP8: each GEMM input cast forward and each output gradient backward (read e bytes, write the 1-byte value and its transpose).

@@ -1,5 +1,6 @@
 import { estimateMemory, inFlightChunks, peakBytes, type MemoryEstimate, type ModelArch, type TransientLine } from "../memory/index.js";
 import { moeActivationBytes, moeMemoryPerGpu, moeParameterSplit } from "../expert-parallel/moeMemory.js";
+import { cpActivationBytes } from "../context-parallel/cpActivationBytes.js";
 import { palmFlopsPerToken } from "../perf/index.js";
 import { layoutRule } from "./layoutRule.js";
 import { memo } from "./memo.js";
@@ -84,7 +85,7 @@ export function evaluatePlan(arch: ModelArch, plan: Plan, cluster: Cluster, work
     microBatches: plan.gradAccum, pipelineSchedule: "1f1b",
   }));
   // Expert parallelism: the experts split over t·ep·p, their optimizer states over the expert-data-parallel group (chapter 14).
-  const split = ep > 1 ? moeMemoryPerGpu(moeParameterSplit(arch), { tp: t, pp: p, ep, dp: d * C, distributedOptimizer: plan.zeroStage === 1, precision: workload.precision, optimizer: workload.optimizer }) : undefined;
+  const split = ep > 1 ? moeMemoryPerGpu(memo(options.cache, "moe split", () => moeParameterSplit(arch)), { tp: t, pp: p, ep, dp: d * C, distributedOptimizer: plan.zeroStage === 1, precision: workload.precision, optimizer: workload.optimizer }) : undefined;
   const paramsOnGpu = split ? Math.ceil(split.denseParams + split.expertParams) : Math.ceil(memo(options.cache, "parameters", () => parameterCount(arch)).total / (t * p));
   // Megatron-LM keeps fp32 main gradients (and, for fp16, fp32 copies at the step): its own bytes per parameter.
   const extra = planRuntime(plan) === "megatron" ? paramsOnGpu * megatronExtraStateBytes(workload.precision, plan.zeroStage, d * C) : 0;
@@ -93,7 +94,7 @@ export function evaluatePlan(arch: ModelArch, plan: Plan, cluster: Cluster, work
     perGpu: { ...estimate.perGpu, gradients: estimate.perGpu.gradients + extra, total: estimate.perGpu.total + extra },
     peak: { ...estimate.peak, total: estimate.peak.total + extra },
   };
-  if (moe || plan.fp8 || split) memory = beyondThreeD(arch, plan, workload, estimate, { extra, paramsOnGpu, split });
+  if (moe || plan.fp8 || split || C > 1) memory = beyondThreeD(arch, plan, workload, estimate, { extra, paramsOnGpu, split, allGather: options.runtime?.cpCommType === "allgather" });
   const headroom = options.memoryHeadroom ?? DEFAULT_MEMORY_HEADROOM;
   const overBytes = memory.peak.total - usableMemoryBytes(cluster.gpu.memoryBytes, headroom);
   const reason = rejectionReason(plan, memory, cluster, headroom);
@@ -120,9 +121,10 @@ const AMAX_HISTORY_BYTES = 1024 * 4;
 /**
  * The memory of a plan beyond chapter 2's 3D estimate: the experts' model states under expert parallelism
  * (lib/expert-parallel's moeMemoryPerGpu), the MoE blocks' activations in place of the dense MLP's (moeActivationBytes),
- * and FP8's weight copies with their amax histories.
+ * context parallelism's key/value buffers while a layer's attention runs (lib/context-parallel's cpActivationBytes; chapter 2's
+ * estimate already holds the rank's s/C tokens), and FP8's weight copies with their amax histories.
  */
-function beyondThreeD(arch: ModelArch, plan: Plan, workload: Workload, estimate: MemoryEstimate, o: { extra: number; paramsOnGpu: number; split?: ReturnType<typeof moeMemoryPerGpu> }): MemoryEstimate {
+function beyondThreeD(arch: ModelArch, plan: Plan, workload: Workload, estimate: MemoryEstimate, o: { extra: number; paramsOnGpu: number; split?: ReturnType<typeof moeMemoryPerGpu>; allGather: boolean }): MemoryEstimate {
   const { t, p, C } = planSizes(plan);
   const e = workload.precision === "fp32" ? 4 : 2;
   let { parameters, gradients, optimizerStates, activations } = estimate.perGpu;
@@ -142,6 +144,13 @@ function beyondThreeD(arch: ModelArch, plan: Plan, workload: Workload, estimate:
       const inFlight = inFlightChunks({ numLayers: arch.numLayers, pipelineParallel: p, microBatches: plan.gradAccum }) * (arch.numLayers / p);
       activations += Math.ceil(delta * inFlight * (m.numMoeLayers / arch.numLayers));
     }
+  }
+  if (C > 1) {
+    const kv = cpActivationBytes({
+      seqLen: workload.seqLen, cpSize: C, microBatch: plan.microBatch, hiddenSize: arch.hiddenSize, numHeads: arch.numHeads, numKvHeads: arch.numKvHeads,
+      tensorParallel: t, sequenceParallel: plan.sequenceParallel, scheme: o.allGather ? "all-gather" : "ring", bytesPerElement: e as 2 | 4,
+    }).kvBuffers;
+    lines.push({ name: "contextParallelKv", bytes: kv, phase: "layer", what: o.allGather ? "the whole sequence's K and V, gathered for one layer's attention" : "the ring's K and V blocks in flight during one layer's attention", source: "lib/context-parallel cpActivationBytes (Liu et al. 2023 §3; Dubey et al. 2024 §3.3.2)" });
   }
   if (plan.fp8) {
     const linears = (arch.numLayers / p) * (4 + (m && m.numMoeLayers > 0 ? 2 * m.numExperts / (plan.expertParallel ?? 1) : 0));

@@ -54,7 +54,7 @@ export interface MicroBatchTime {
 export function layerShape(arch: ModelArch, dropout = arch.family === "gpt2"): LayerShape {
   return {
     hiddenSize: arch.hiddenSize, numHeads: arch.numHeads, numKvHeads: arch.numKvHeads, headDim: arch.headDim, intermediateSize: arch.intermediateSize,
-    gated: arch.mlp === "gated", rotary: arch.family !== "gpt2", dropout,
+    gated: arch.mlp === "gated", rotary: arch.family !== "gpt2", dropout, ...(arch.mla ? { mla: arch.mla } : {}),
   };
 }
 

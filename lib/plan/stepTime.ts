@@ -5,6 +5,7 @@ import { memoryTimeS } from "../perf/index.js";
 import type { Cluster } from "./clusterPresets.js";
 import { dataParallelCommTime } from "./dataParallelCommTime.js";
 import { expertParallelCommTime } from "./expertParallelCommTime.js";
+import { contextParallelCommTime, type CpCommType } from "./contextParallelCommTime.js";
 import { gpuFp8Roofline, gpuRoofline } from "../perf/gpuPresets.js";
 import { microBatchTime, type TensorParallelRuntime } from "./microBatchTime.js";
 import { planSizes, type Plan, type Workload } from "./planLabel.js";
@@ -32,6 +33,8 @@ export interface RuntimeOptions extends Partial<TensorParallelRuntime> {
   virtualStages?: number;
   /** Hidden and attention dropout (default: the GPT-2 family has it). */
   dropout?: boolean;
+  /** Megatron `--cp-comm-type`: "p2p" (the ring, its default) or "allgather" (Llama 3's). */
+  cpCommType?: CpCommType;
 }
 
 /**
@@ -167,7 +170,15 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
     tokens: Math.ceil(plan.sequenceParallel ? tokens / t : tokens), hiddenSize: arch.hiddenSize, topK: arch.moe!.topK, expertParallel: ep, stride: t,
     topology, moeLayers: mb.moeLayers, bytesPerElement: e, fullRecompute: plan.recompute === "full",
   }).perMicroBatchS) : 0;
-  const contextPerMicroBatchS = 0, contextHiddenPerMicroBatchS = 0;
+  // Context parallelism: chapter 13's ring (or all-gather) on the CP group, t ranks apart (Megatron's order tp-cp-…).
+  const cpPerNode = membersPerNode(C, t, G);
+  const cp = C > 1 ? memo(options.cache, `cp ${mbKey}`, () => contextParallelCommTime({
+    commType: rt.cpCommType ?? "p2p", seqLen: workload.seqLen, contextParallel: C, microBatch: plan.microBatch, numHeads: arch.numHeads, numKvHeads: arch.numKvHeads,
+    headDim: arch.headDim, tensorParallel: t, bytesPerElement: e, attentionFlopsPerS: r.peakFlops * r.attentionEfficiency,
+    ringLink: C <= cpPerNode ? topology.intraNode : topology.interNodePerGpu, groupLink: groupCostModel(topology, C, cpPerNode),
+    layers: mb.layers, fullRecompute: plan.recompute === "full", cache: options.cache,
+  })) : undefined;
+  const contextPerMicroBatchS = cp?.exposedS ?? 0, contextHiddenPerMicroBatchS = cp?.hiddenS ?? 0;
   const perMicroBatchS = mb.computeS + mb.recomputeS + mb.tpExposedS + contextPerMicroBatchS + expertPerMicroBatchS;
 
   // Pipeline: the bubble and the boundary messages (Megatron's order tp-cp-ep-dp-pp: stages t·C·d ranks apart).
@@ -226,7 +237,7 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
   const computeS = m * mb.computeS + fp8CastS, recomputeS = m * mb.recomputeS, tpCommS = m * mb.tpExposedS;
   const tpCommHiddenS = m * mb.tpHiddenS;
   const contextParallelCommS = m * contextPerMicroBatchS, contextParallelHiddenS = m * contextHiddenPerMicroBatchS, expertParallelCommS = m * expertPerMicroBatchS;
-  const overlapSlowdownS = (dataParallelHiddenS * OVERLAP_COMM_SMS) / cluster.gpu.numSMs;
+  const overlapSlowdownS = ((dataParallelHiddenS + contextParallelHiddenS) * OVERLAP_COMM_SMS) / cluster.gpu.numSMs;
   const totalS = computeS + recomputeS + tpCommS + pipelineBubbleS + pipelineSendS + dataParallelExposedS + overlapSlowdownS + optimizerS + offloadExposedS + contextParallelCommS + expertParallelCommS;
   const scale = (x: number) => m * x;
   const dpPerNode = membersPerNode(dC, t, G);
@@ -237,6 +248,7 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
     ...(t > 1 ? [`tensor-parallel ${rt.tpBackwardOverlap ?? true ? "backward collectives overlapped with the weight-gradient GEMMs" : "collectives not overlapped"}${rt.tpCommOverlap ? ", forward ones with --tp-comm-overlap" : ", forward ones exposed"}`] : []),
     ...(p > 1 ? [`1F1B${v > 1 ? ` interleaved over ${v} chunks` : ""}; bubble ${v > 1 ? "(p − 1)/v" : "p − 1"} micro-batch times; ${v > 1 ? "sends overlapped but for fill and drain" : "blocking send/receive pairs"}`] : []),
     ...(dC > 1 ? [`data-parallel group${C > 1 ? ` (d × C = ${d} × ${C})` : ""} ${t * dC <= G ? "inside a node" : `across nodes (${dpPerNode} per node, ${dpPerNode} adapters)`}; ${megatron ? "Megatron-LM" : t * p > 1 ? "Megatron-DeepSpeed (ZeRO)" : "DeepSpeed/DDP"} collectives${megatron && workload.precision === "bf16" && !(rt.gradReduceInBf16 ?? false) ? ", gradients reduced in fp32" : ""}`] : []),
+    ...(C > 1 ? [`context parallelism over ${C} ranks (${cpPerNode} per node), ${rt.cpCommType === "allgather" ? "K and V all-gathered before attention, exposed" : "ring attention on a zig-zag split, K and V sent behind the blocks' compute"}`] : []),
     ...(ep > 1 ? [`experts over ${ep} ranks (${membersPerNode(ep, t, G)} per node), balanced routing, dispatch and combine all-to-alls exposed; expert gradients reduced over ${expertDp} expert-data-parallel rank${expertDp > 1 ? "s" : ""}`] : []),
     ...(plan.offload !== "none" ? [`CPU Adam at ${cpuAdam.toExponential(1)} parameters/s per GPU; no delayed parameter update`] : []),
   ];
