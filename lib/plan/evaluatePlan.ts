@@ -2,6 +2,7 @@ import { estimateMemory, inFlightChunks, peakBytes, type MemoryEstimate, type Mo
 import { moeActivationBytes, moeMemoryPerGpu, moeParameterSplit } from "../expert-parallel/moeMemory.js";
 import { cpActivationBytes } from "../context-parallel/cpActivationBytes.js";
 import { palmFlopsPerToken } from "../perf/index.js";
+import { DELAYED_SCALING_DEFAULTS } from "../amp/fp8/DelayedScaling.js";
 import { layoutRule } from "./layoutRule.js";
 import { memo } from "./memo.js";
 import { DEFAULT_MEMORY_HEADROOM, usableMemoryBytes } from "./memoryHeadroom.js";
@@ -115,8 +116,8 @@ export function evaluatePlan(arch: ModelArch, plan: Plan, cluster: Cluster, work
   }) as PlanResult;
 }
 
-/** Bytes of one amax history: Transformer Engine's DelayedScaling keeps 1024 fp32 values per FP8 tensor. */
-const AMAX_HISTORY_BYTES = 1024 * 4;
+/** Bytes of one amax history: Transformer Engine's DelayedScaling keeps amax_history_len (1024) fp32 values per FP8 tensor (chapter 4's recipe). */
+const AMAX_HISTORY_BYTES = DELAYED_SCALING_DEFAULTS.amaxHistoryLen * 4;
 
 /**
  * The memory of a plan beyond chapter 2's 3D estimate: the experts' model states under expert parallelism

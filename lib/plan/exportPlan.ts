@@ -1,6 +1,7 @@
 import type { ModelArch } from "../memory/index.js";
 import type { Cluster } from "./clusterPresets.js";
 import { planSizes, type Plan, type Workload } from "./planLabel.js";
+import { DELAYED_SCALING_DEFAULTS as TE } from "../amp/fp8/DelayedScaling.js";
 
 /**
  * The formats a plan exports to.
@@ -28,7 +29,7 @@ const FSDP_STRATEGY = { 0: "NO_SHARD", 2: "SHARD_GRAD_OP", 3: "FULL_SHARD" } as 
  *   `--context-parallel-size` and `--cp-comm-type`; for a mixture of experts `--num-experts`,
  *   `--moe-router-topk`, `--moe-ffn-hidden-size` (and the shared experts), `--expert-model-parallel-size`,
  *   the all-to-all dispatcher and grouped GEMMs the planner times; multi-head latent attention's ranks;
- *   FP8 as `--fp8-format hybrid --fp8-recipe delayed` with Transformer Engine's amax history (1024, max),
+ *   FP8 as `--fp8-format hybrid --fp8-recipe delayed` with Transformer Engine's DelayedScaling defaults (chapter 4's `DELAYED_SCALING_DEFAULTS`: amax history 1024, max),
  *   the one the memory counts (Megatron's own default history is 1); Megatron-LM has no
  *   ZeRO-2/3 or offload, so those plans are refused;
  * - `torchrun`: the launch command for one node of the cluster.
@@ -90,7 +91,7 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
         `  fsdp_activation_checkpointing: ${plan.recompute === "full"}`,
         "  fsdp_state_dict_type: SHARDED_STATE_DICT",
         "  fsdp_use_orig_params: true",
-        ...(plan.fp8 ? ["mixed_precision: fp8", "fp8_config:", "  backend: TE", "  fp8_format: HYBRID", "  amax_history_len: 1024", "  amax_compute_algo: max"] : [`mixed_precision: ${half ?? "no"}`]),
+        ...(plan.fp8 ? ["mixed_precision: fp8", "fp8_config:", "  backend: TE", `  fp8_format: ${TE.fp8Format}`, `  amax_history_len: ${TE.amaxHistoryLen}`, `  amax_compute_algo: ${TE.amaxComputeAlgo}`] : [`mixed_precision: ${half ?? "no"}`]),
         `num_machines: ${cluster.nodes}`,
         `num_processes: ${d}`,
         "machine_rank: 0",
@@ -123,7 +124,7 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
         ...(plan.zeroStage === 1 ? ["--use-distributed-optimizer"] : []),
         ...(C > 1 ? [`--context-parallel-size ${C}`, "--cp-comm-type p2p"] : []),
         ...moeArgs(arch, ep),
-        ...(plan.fp8 ? ["--fp8-format hybrid", "--fp8-recipe delayed", "--fp8-amax-history-len 1024", "--fp8-amax-compute-algo max"] : []),
+        ...(plan.fp8 ? [`--fp8-format ${TE.fp8Format.toLowerCase()}`, "--fp8-recipe delayed", `--fp8-amax-history-len ${TE.amaxHistoryLen}`, `--fp8-amax-compute-algo ${TE.amaxComputeAlgo}`] : []),
       ];
       return args.join(" \\\n  ") + "\n";
     }
