@@ -4,7 +4,7 @@
 import { callSafely, defineExercise, fail } from "../harness/index.js";
 import { parseModelConfig, type ModelArch } from "../../lib/memory/index.js";
 import { loadPresetText } from "../../lib/memory/loadPresetText.js";
-import { choosePlan as lib, clusterPreset, enumeratePlans, evaluatePlan, planJudge, planLabel, searchPlans, type Cluster, type Plan, type Workload } from "../../lib/plan/index.js";
+import { choosePlan as lib, clusterPreset, enumeratePlans, evaluatePlan, planJudge, planLabel, searchPlans, THREE_D_SPACE, type Cluster, type Plan, type Workload } from "../../lib/plan/index.js";
 import type { choosePlan } from "./choose-plan.js";
 
 type F = typeof choosePlan;
@@ -19,7 +19,7 @@ const c = (name: string, model: string, cluster: Cluster, globalBatch: number, s
 const archOf = (m: string): ModelArch => parseModelConfig(loadPresetText(m));
 const bests = new Map<string, { label: string; tokensPerS: number } | null>();
 function best(k: Case) {
-  if (!bests.has(k.name)) { const r = searchPlans(archOf(k.model), k.cluster, k.workload).ranked[0]; bests.set(k.name, r ? { label: r.label, tokensPerS: r.tokensPerS } : null); }
+  if (!bests.has(k.name)) { const r = searchPlans(archOf(k.model), k.cluster, k.workload, THREE_D_SPACE).ranked[0]; bests.set(k.name, r ? { label: r.label, tokensPerS: r.tokensPerS } : null); }
   return bests.get(k.name)!;
 }
 
@@ -33,10 +33,10 @@ async function plan(f: F, k: Case, budget: number): Promise<{ plan: Plan | undef
   const p = await callSafely(f, [arch, k.cluster, k.workload, guarded], { label: call, hint: HINT }) as Plan | undefined;
   if (refused || judge.timed.length > budget) fail(`${call} asked for more timings than its budget of ${budget}: ${refused}`, "count your calls of judge.time; judge.budget says how many you have");
   if (p === undefined || p === null) return { plan: undefined, tokensPerS: 0, timed: judge.timed };
-  const labels = new Set(enumeratePlans(arch, k.cluster, k.workload).map(planLabel));
+  const labels = new Set(enumeratePlans(arch, k.cluster, k.workload, THREE_D_SPACE).map(planLabel));
   let label: string;
   try { label = planLabel(p); } catch { return fail(`${call} returned ${JSON.stringify(p)?.slice(0, 120)}, not a plan`, "return one of enumeratePlans's plans, or undefined"); }
-  if (!labels.has(label)) fail(`${call} returned ${label}, which is not a well-formed plan of this cluster and workload`, "return one of enumeratePlans(arch, cluster, workload)'s plans");
+  if (!labels.has(label)) fail(`${call} returned ${label}, which is not a well-formed plan of this cluster and workload`, "return one of enumeratePlans(arch, cluster, workload, THREE_D_SPACE)'s plans");
   const r = evaluatePlan(arch, p, k.cluster, k.workload);
   if (!r.fits) fail(`${call} returned ${label}, which does not run: ${r.reason}`, "judge.memory(plan).fits is free: ask it");
   return { plan: p, tokensPerS: r.tokensPerS, timed: judge.timed };

@@ -41,9 +41,9 @@ export interface PlanJudge {
  * should be fast, and measure a few. Choose a plan for `workload` on `cluster` (every GPU used) with
  * at most `judge.budget` calls of `judge.time`; `judge.memory` is free.
  *
- * The candidates are the well-formed plans of the chapter's space: lib/plan's `enumeratePlans(arch,
- * cluster, workload)` in `lib/plan/enumeratePlans.ts` returns them and is yours to import (a
- * building block); so are lib/memory and the chapters' other building blocks. lib/plan's index,
+ * The candidates are the well-formed plans of the chapter's 3D space (no context or expert
+ * parallelism, no FP8): lib/plan's `enumeratePlans(arch, cluster, workload, THREE_D_SPACE)` in
+ * `lib/plan/enumeratePlans.ts` returns them and is yours to import (a building block); so are lib/memory and the chapters' other building blocks. lib/plan's index,
  * `evaluatePlan`, `stepTime`, `searchPlans` and this exercise's reference are the planner itself and
  * are not (solutions policy).
  *

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseModelConfig } from "../memory/index.js";
 import { loadPresetText } from "../memory/loadPresetText.js";
 import { clusterPreset } from "./clusterPresets.js";
-import { enumeratePlans } from "./enumeratePlans.js";
+import { enumeratePlans, THREE_D_SPACE } from "./enumeratePlans.js";
 import { evaluatePlan, planMemory } from "./evaluatePlan.js";
 import { choosePlan, planJudge } from "./choosePlan.js";
 import { searchPlans } from "./searchPlans.js";
@@ -14,7 +14,7 @@ const w: Workload = { globalBatch: 64, seqLen: 4096, precision: "bf16", optimize
 
 describe("planMemory", () => {
   it("is evaluatePlan's memory verdict, without the timing", () => {
-    for (const p of enumeratePlans(arch, cluster, w).filter((_, i) => i % 97 === 0)) {
+    for (const p of enumeratePlans(arch, cluster, w, THREE_D_SPACE).filter((_, i) => i % 97 === 0)) {
       const e = evaluatePlan(arch, p, cluster, w), m = planMemory(arch, p, cluster, w);
       expect({ fits: m.fits, reason: m.reason, overBytes: m.overBytes, peak: m.memory.peak.total }).toEqual({ fits: e.fits, reason: e.reason, overBytes: e.overBytes, peak: e.memory.peak.total });
     }
@@ -24,7 +24,7 @@ describe("planMemory", () => {
 describe("planJudge and choosePlan", () => {
   it("the judge times at most its budget, and says so", () => {
     const j = planJudge(arch, cluster, w, 1);
-    const [a, b] = enumeratePlans(arch, cluster, w);
+    const [a, b] = enumeratePlans(arch, cluster, w, THREE_D_SPACE);
     expect(j.time(a).tokensPerS).toBeGreaterThan(0);
     expect(() => j.time(b)).toThrow(/^the timing budget \(1\) is spent: /);
     expect(j.timed).toHaveLength(1);
@@ -34,7 +34,7 @@ describe("planJudge and choosePlan", () => {
   it("worked example: Llama-2-7B on 8 × A100 with 16 timings finds the planner's best of 3,920 plans", () => {
     const j = planJudge(arch, cluster, w, 16);
     const p = choosePlan(arch, cluster, w, j)!;
-    expect(evaluatePlan(arch, p, cluster, w).label).toBe(searchPlans(arch, cluster, w).ranked[0].label);
+    expect(evaluatePlan(arch, p, cluster, w).label).toBe(searchPlans(arch, cluster, w, THREE_D_SPACE).ranked[0].label);
     expect(j.timed.length).toBeLessThanOrEqual(16);
   });
 

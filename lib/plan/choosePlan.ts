@@ -7,7 +7,7 @@
  */
 import type { ModelArch } from "../memory/index.js";
 import type { Cluster } from "./clusterPresets.js";
-import { enumeratePlans } from "./enumeratePlans.js";
+import { enumeratePlans, THREE_D_SPACE } from "./enumeratePlans.js";
 import { evaluatePlan, planMemory } from "./evaluatePlan.js";
 import { planLabel, type Plan, type Workload } from "./planLabel.js";
 import type { StepTime } from "./stepTime.js";
@@ -96,7 +96,7 @@ function guess(p: Plan): number {
 
 /**
  * Chooses a plan for the workload with at most `judge.budget` timings: every
- * well-formed plan ({@link enumeratePlans}) is asked whether it fits (free);
+ * well-formed plan of the 3D space ({@link enumeratePlans} with {@link THREE_D_SPACE}) is asked whether it fits (free);
  * the fitting ones are ordered by a guess of their speed from the chapters'
  * rules of thumb; the best-guessed plan of each of the first ⌈budget/2⌉ (t, p)
  * layouts is timed, then the remaining budget times the best-guessed other
@@ -104,7 +104,7 @@ function guess(p: Plan): number {
  * With a budget of 0, the best-guessed fitting plan. Undefined when no plan
  * fits. On the course's grader cases (8 to 1,024 GPUs, 124M to 70B
  * parameters) a budget of 16 reaches 98 % or more of the planner's best
- * tokens/s (searchPlans, which times every plan: thousands).
+ * tokens/s (searchPlans over the same space, which times every plan: thousands).
  * @param arch the model
  * @param cluster the cluster
  * @param workload the workload
@@ -116,7 +116,7 @@ function guess(p: Plan): number {
  * @see Narayanan et al. 2021, §3 (the takeaways: t inside a node, p across nodes, d as large as memory allows)
  */
 export function choosePlan(arch: ModelArch, cluster: Cluster, workload: Workload, judge: PlanJudge): Plan | undefined {
-  const fitting = enumeratePlans(arch, cluster, workload).filter((p) => judge.memory(p).fits);
+  const fitting = enumeratePlans(arch, cluster, workload, THREE_D_SPACE).filter((p) => judge.memory(p).fits);
   if (fitting.length === 0) return undefined;
   const scored = fitting.map((plan) => ({ plan, guess: guess(plan) })).sort((a, b) => a.guess - b.guess);
   if (judge.budget === 0) return scored[0].plan;

@@ -39,7 +39,8 @@ describe("npm run plan (main)", () => {
     expect(one.stdout).not.toMatch(/ZeRO stage 0 → 1:/); // ZeRO alone on one rank is no advice
   });
   it("says when no plan is well formed, and refuses a sequence longer than a learned position table", () => {
-    const r = main(["--model", "llama-2-70b", "--global-batch", "1024", "--gpus", "1048576"]);
+    // s = 256 leaves no context-parallel split (each of a rank's two chunks would be under 128 tokens), so a sequence cannot be shared.
+    const r = main(["--model", "llama-2-70b", "--global-batch", "1024", "--seq", "256", "--gpus", "1048576"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/No well-formed plan: with 1,048,576 GPUs/);
     const g = main(["--model", "gpt2", "--global-batch", "64", "--seq", "2048"]);
@@ -60,7 +61,7 @@ describe("npm run plan (main)", () => {
       [["--model", "llama-2-7", "--global-batch", "8"], /--model "llama-2-7" is neither a preset .* \(did you mean "llama-2-7b"\?\)/],
       [["--model", "llama-2-7b"], /--global-batch is required/],
       [[...base, "--headroom", "1.5"], /--headroom must be a number in \[0, 0.99\], got "1.5"/],
-      [["--model", "gpt2", "--gpu", "v100", "--global-batch", "8"], /--gpu must be one of a100-40gb, a100-80gb, h100-80gb, h200-141gb, b200-180gb, mi300x-192gb, l40s-48gb, got "v100"/],
+      [["--model", "gpt2", "--gpu", "v100", "--global-batch", "8"], /--gpu must be one of a100-40gb, a100-80gb, h100-80gb, h800-80gb, h200-141gb, b200-180gb, mi300x-192gb, l40s-48gb, got "v100"/],
       [[...base, "--export", "yaml"], /--export must be one of deepspeed, fsdp, megatron, torchrun, got "yaml"/],
       [["--model", "gpt2", "--cluster", "8x-a100-80gb", "--gpus", "16", "--global-batch", "8"], /--cluster and --gpus contradict each other/],
       [["--model", "gpt2", "--gpus", "12", "--global-batch", "8"], /--gpus \(12\) must be a multiple of --gpus-per-node \(8\)/],

@@ -22,7 +22,8 @@ describe("npm run plan -- --megatron-args (main)", () => {
     expect(main(["--megatron-args", "./My_Run.sh"]).stderr).toMatch(/--megatron-args "\.\/My_Run\.sh": no such file/);
   });
 
-  it("a mixture of experts is refused by the planner, which sends the reader to the estimate", () => {
-    expect(main(["--model", "mixtral-8x7b", "--gpus", "64", "--global-batch", "256"]).stderr).toMatch(/is a mixture of experts \(mixtral: 8 experts, 2 per token\): the planner does not model expert parallelism/);
+  it("a mixture of experts is planned with expert parallelism: Mixtral-8x7B on 64 H100, the best plan spreads the experts", () => {
+    const out = JSON.parse(main(["--model", "mixtral-8x7b", "--gpus", "64", "--gpu", "h100-80gb", "--inter-node", "net-400g", "--global-batch", "256", "--seq", "4096", "--json", "--top", "1"]).stdout);
+    expect(out.ranked[0].plan.expertParallel).toBeGreaterThan(1);
   });
 });

@@ -1,6 +1,7 @@
 import type { ModelArch } from "../memory/index.js";
 import type { Cluster } from "./clusterPresets.js";
-import type { Plan, Workload } from "./planLabel.js";
+import { planSizes, type Plan, type Workload } from "./planLabel.js";
+import { DELAYED_SCALING_DEFAULTS as TE } from "../amp/fp8/DelayedScaling.js";
 
 /**
  * The formats a plan exports to.
@@ -24,9 +25,16 @@ const FSDP_STRATEGY = { 0: "NO_SHARD", 2: "SHARD_GRAD_OP", 3: "FULL_SHARD" } as 
  *   activation checkpointing (full recomputation), `mixed_precision`, machines and processes;
  * - `megatron`: Megatron-LM's `pretrain_gpt.py` arguments (model shape, t, p,
  *   micro- and global batch, precision, sequence parallelism, recomputation,
- *   FlashAttention, `--use-distributed-optimizer` for ZeRO-1); Megatron-LM has no
+ *   FlashAttention, `--use-distributed-optimizer` for ZeRO-1); with context parallelism
+ *   `--context-parallel-size` and `--cp-comm-type`; for a mixture of experts `--num-experts`,
+ *   `--moe-router-topk`, `--moe-ffn-hidden-size` (and the shared experts), `--expert-model-parallel-size`,
+ *   the all-to-all dispatcher and grouped GEMMs the planner times; multi-head latent attention's ranks;
+ *   FP8 as `--fp8-format hybrid --fp8-recipe delayed` with Transformer Engine's DelayedScaling defaults (chapter 4's `DELAYED_SCALING_DEFAULTS`: amax history 1024, max),
+ *   the one the memory counts (Megatron's own default history is 1); Megatron-LM has no
  *   ZeRO-2/3 or offload, so those plans are refused;
  * - `torchrun`: the launch command for one node of the cluster.
+ * Context and expert parallelism are Megatron's: DeepSpeed and FSDP exports refuse them, and DeepSpeed's
+ * configuration has no FP8 key (Accelerate's FSDP config writes `mixed_precision: fp8` with Transformer Engine).
  * @param plan the plan
  * @param arch the model (Megatron's shape arguments)
  * @param cluster nodes and GPUs per node (the launch)
@@ -34,17 +42,23 @@ const FSDP_STRATEGY = { 0: "NO_SHARD", 2: "SHARD_GRAD_OP", 3: "FULL_SHARD" } as 
  * @param format one of {@link ExportFormat}
  * @returns the text of the file or command line
  * @throws RangeError `a DeepSpeed config has no tensor or pipeline size (plan has t = 8, p = 1): export megatron`,
+ *   `context and expert parallelism are Megatron-LM's (plan has C = 2, ep = 1): export megatron`, `a DeepSpeed config has no FP8 switch: export megatron or fsdp`,
  *   `FSDP has no strategy for ZeRO-1 (optimizer states only): use stage 0, 2 or 3`, `Megatron-LM has no ZeRO-3 …`,
  *   `format must be deepspeed, fsdp, megatron or torchrun, got "yaml"`
  * @example JSON.parse(exportPlan(plan, arch, cluster, workload, "deepspeed")).train_batch_size // = workload.globalBatch
- * @see DeepSpeed configuration JSON docs; Hugging Face Accelerate FSDP guide (config file keys); Megatron-LM `megatron/training/arguments.py`; PyTorch torchrun docs
+ * @see DeepSpeed configuration JSON docs; Hugging Face Accelerate FSDP guide (config file keys) and its low-precision (FP8) guide; Megatron-LM d98e8a6
+ *   `megatron/training/arguments.py` (`--cp-comm-type`, `--num-experts`) and `core/transformer/transformer_config.py` (`moe_*`, `fp8_*` fields, read as
+ *   `--moe-token-dispatcher-type` etc.); PyTorch torchrun docs
  */
 export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, workload: Workload, format: ExportFormat): string {
   const { dataParallel: d, tensorParallel: t, pipelineParallel: p, microBatch: b, gradAccum: m } = plan;
+  const { C, ep } = planSizes(plan);
   const half = workload.precision === "fp32" ? undefined : workload.precision;
+  if ((format === "deepspeed" || format === "fsdp") && (C > 1 || ep > 1)) throw new RangeError(`context and expert parallelism are Megatron-LM's (plan has C = ${C}, ep = ${ep}): export megatron`);
   switch (format) {
     case "deepspeed": {
       if (t > 1 || p > 1) throw new RangeError(`a DeepSpeed config has no tensor or pipeline size (plan has t = ${t}, p = ${p}): export megatron`);
+      if (plan.fp8) throw new RangeError("a DeepSpeed config has no FP8 switch: export megatron or fsdp");
       const zero: Record<string, unknown> = { stage: plan.zeroStage };
       if (plan.zeroStage >= 2) Object.assign(zero, { overlap_comm: true, contiguous_gradients: true });
       if (plan.offload !== "none") zero.offload_optimizer = { device: "cpu", pin_memory: true };
@@ -77,7 +91,7 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
         `  fsdp_activation_checkpointing: ${plan.recompute === "full"}`,
         "  fsdp_state_dict_type: SHARDED_STATE_DICT",
         "  fsdp_use_orig_params: true",
-        `mixed_precision: ${half ?? "no"}`,
+        ...(plan.fp8 ? ["mixed_precision: fp8", "fp8_config:", "  backend: TE", `  fp8_format: ${TE.fp8Format}`, `  amax_history_len: ${TE.amaxHistoryLen}`, `  amax_compute_algo: ${TE.amaxComputeAlgo}`] : [`mixed_precision: ${half ?? "no"}`]),
         `num_machines: ${cluster.nodes}`,
         `num_processes: ${d}`,
         "machine_rank: 0",
@@ -89,7 +103,10 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
       if (plan.offload !== "none") throw new RangeError("Megatron-LM's pretrain_gpt.py has no ZeRO-Offload: export deepspeed");
       const args = [
         `--num-layers ${arch.numLayers}`, `--hidden-size ${arch.hiddenSize}`, `--num-attention-heads ${arch.numHeads}`, `--ffn-hidden-size ${arch.intermediateSize}`,
-        ...(arch.numKvHeads !== arch.numHeads ? ["--group-query-attention", `--num-query-groups ${arch.numKvHeads}`] : []),
+        ...(arch.mla ? [
+          "--multi-latent-attention", ...(arch.mla.qLoraRank ? [`--q-lora-rank ${arch.mla.qLoraRank}`] : []), `--kv-lora-rank ${arch.mla.kvLoraRank}`,
+          `--qk-head-dim ${arch.mla.qkNopeHeadDim}`, `--qk-pos-emb-head-dim ${arch.mla.qkRopeHeadDim}`, `--v-head-dim ${arch.mla.vHeadDim}`,
+        ] : arch.numKvHeads !== arch.numHeads ? ["--group-query-attention", `--num-query-groups ${arch.numKvHeads}`] : []),
         // The block Megatron builds must be the model's: Llama-style models need these (GPT-2 style is Megatron's default).
         ...(arch.mlp === "gated" ? ["--swiglu"] : []),
         ...(arch.norm === "rmsnorm" ? ["--normalization RMSNorm"] : []),
@@ -105,6 +122,9 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
         ...(plan.recompute === "full" ? ["--recompute-granularity full", "--recompute-method uniform", "--recompute-num-layers 1"] : []),
         ...(plan.attention === "flash" ? ["--use-flash-attn"] : []),
         ...(plan.zeroStage === 1 ? ["--use-distributed-optimizer"] : []),
+        ...(C > 1 ? [`--context-parallel-size ${C}`, "--cp-comm-type p2p"] : []),
+        ...moeArgs(arch, ep),
+        ...(plan.fp8 ? [`--fp8-format ${TE.fp8Format.toLowerCase()}`, "--fp8-recipe delayed", `--fp8-amax-history-len ${TE.amaxHistoryLen}`, `--fp8-amax-compute-algo ${TE.amaxComputeAlgo}`] : []),
       ];
       return args.join(" \\\n  ") + "\n";
     }
@@ -119,4 +139,17 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
     default:
       throw new RangeError(`format must be deepspeed, fsdp, megatron or torchrun, got ${JSON.stringify(format)}`);
   }
+}
+
+/** Megatron's arguments for a model's experts: the block, the layout and the dispatcher and grouped GEMMs the planner times. */
+function moeArgs(arch: ModelArch, ep: number): string[] {
+  const m = arch.moe;
+  if (!m || m.numMoeLayers === 0) return [];
+  const dense = arch.numLayers - m.numMoeLayers; // DeepSeek-V3: the first layers keep a dense MLP
+  return [
+    `--num-experts ${m.numExperts}`, `--moe-router-topk ${m.topK}`, `--moe-ffn-hidden-size ${m.expertIntermediateSize}`,
+    ...(m.sharedIntermediateSize ? [`--moe-shared-expert-intermediate-size ${m.sharedIntermediateSize}`] : []),
+    ...(dense > 0 ? [`--moe-layer-freq "([0]*${dense}+[1]*${m.numMoeLayers})"`] : []), // Megatron's moe_freq_type pattern
+    `--expert-model-parallel-size ${ep}`, "--moe-token-dispatcher-type alltoall", "--moe-grouped-gemm",
+  ];
 }

@@ -2,18 +2,20 @@ import type { Precision } from "../memory/index.js";
 import type { Plan } from "./planLabel.js";
 
 /**
- * The framework the planner assumes runs a plan: Megatron-LM for tensor or pipeline
- * parallelism with ZeRO-0 (its DDP) or ZeRO-1 (its distributed optimizer) and no offload,
+ * The framework the planner assumes runs a plan: Megatron-LM for tensor, pipeline, context or
+ * expert parallelism with ZeRO-0 (its DDP) or ZeRO-1 (its distributed optimizer) and no offload,
  * which is what `--export megatron` writes; DeepSpeed (Megatron-DeepSpeed with t or p, or
- * PyTorch DDP/FSDP, which issue the same collectives) otherwise.
- * @param plan the plan (t, p, ZeRO stage and offload)
+ * PyTorch DDP/FSDP, which issue the same collectives) otherwise. (Context and expert parallelism
+ * are searched with ZeRO 0 or 1 and no offload only: lib/plan's layoutRule.)
+ * @param plan the plan (t, p, C, ep, ZeRO stage and offload)
  * @returns "megatron" or "deepspeed"
  * @throws nothing
  * @example planRuntime({ tensorParallel: 8, pipelineParallel: 1, zeroStage: 1, offload: "none" }) // "megatron"
  * @see lib/plan's exportPlan (what each format accepts)
  */
-export function planRuntime(plan: Pick<Plan, "tensorParallel" | "pipelineParallel" | "zeroStage" | "offload">): "megatron" | "deepspeed" {
-  return plan.tensorParallel * plan.pipelineParallel > 1 && plan.zeroStage <= 1 && plan.offload === "none" ? "megatron" : "deepspeed";
+export function planRuntime(plan: Pick<Plan, "tensorParallel" | "pipelineParallel" | "contextParallel" | "expertParallel" | "zeroStage" | "offload">): "megatron" | "deepspeed" {
+  const model = plan.tensorParallel * plan.pipelineParallel * (plan.contextParallel ?? 1) * (plan.expertParallel ?? 1);
+  return model > 1 && plan.zeroStage <= 1 && plan.offload === "none" ? "megatron" : "deepspeed";
 }
 
 /**

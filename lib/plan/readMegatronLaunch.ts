@@ -16,6 +16,10 @@ export interface MegatronLaunch {
   tensorParallel: number;
   pipelineParallel: number;
   contextParallel: number;
+  /** --expert-model-parallel-size (1 without experts). */
+  expertParallel: number;
+  /** --fp8-format given: the linears' GEMMs in FP8 (Transformer Engine). */
+  fp8: boolean;
   /** world / (t·p·cp), or null without a world size. */
   dataParallel: number | null;
   /** Model chunks per pipeline rank (interleaved schedule), 1 without. */
@@ -43,7 +47,7 @@ const MODELLED = ["--tensor-model-parallel-size", "--pipeline-model-parallel-siz
   "--recompute-num-layers", "--normalization", "--position-embedding-type", "--use-rotary-position-embeddings", "--no-position-embedding", "--untie-embeddings-and-output-weights",
   "--disable-bias-linear", "--add-qkv-bias", "--vocab-size", "--padded-vocab-size", "--make-vocab-size-divisible-by", "--tokenizer-type", "--num-layers-per-virtual-pipeline-stage",
   "--num-virtual-stages-per-pipeline-rank", "--attention-backend", "--use-flash-attn", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
-  "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--expert-model-parallel-size", "--multi-latent-attention"];
+  "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--expert-model-parallel-size", "--multi-latent-attention", "--fp8-format"];
 
 /**
  * Reads a Megatron-LM launch. Rules (arguments.py and TransformerConfig at d98e8a6):
@@ -57,7 +61,8 @@ const MODELLED = ["--tensor-model-parallel-size", "--pipeline-model-parallel-siz
  * learned_absolute by default (a table of max_position_embeddings rows); biases on unless
  * --disable-bias-linear; LayerNorm unless --normalization RMSNorm; embeddings tied unless
  * --untie-embeddings-and-output-weights; the vocabulary (GPT2BPETokenizer 50,257, otherwise
- * --vocab-size) is padded to a multiple of --make-vocab-size-divisible-by (128) × t.
+ * --vocab-size) is padded to a multiple of --make-vocab-size-divisible-by (128) × t; --expert-model-parallel-size
+ * needs --num-experts and divides it; --fp8-format (hybrid or e4m3) turns FP8 GEMMs on.
  *
  * @param text the script or command line
  * @param o `worldSize`: the GPU count when the text has no torchrun --nproc_per_node/--nnodes
@@ -143,8 +148,13 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
     globalBatch = int("--global-batch-size", mbs * dataParallel);
     if (globalBatch % (mbs * dataParallel) !== 0) throw new RangeError(`global batch size (${globalBatch}) is not divisible by micro batch size (${mbs}) times data parallel size (${dataParallel}) (Megatron's words)`);
   } else if (on("--global-batch-size")) globalBatch = int("--global-batch-size");
-  if (cp > 1) notes.push(`--context-parallel-size ${cp}: each GPU holds ${seqLen / cp} of the ${seqLen} tokens; context parallelism is not modelled beyond that`);
+  if (cp > 1) notes.push(`--context-parallel-size ${cp}: each GPU holds ${seqLen / cp} of the ${seqLen} tokens (a load-balanced split of 2·${cp} chunks)`);
   const moe = readMoe(str, int, on, L, ffn, notes);
+  const ep = int("--expert-model-parallel-size", 1);
+  if (ep > 1 && !moe) throw new RangeError("--expert-model-parallel-size needs --num-experts (Megatron: \"num_experts must be non None to use expert model parallelism\")");
+  if (moe && moe.numExperts % ep !== 0) throw new RangeError(`--num-experts (${moe.numExperts}) must be a multiple of --expert-model-parallel-size (${ep}) (Megatron: "Number of experts should be a multiple of expert model parallel_size.")`);
+  const fp8Format = str("--fp8-format");
+  if (fp8Format !== undefined && !["hybrid", "e4m3"].includes(fp8Format)) throw new RangeError(`--fp8-format must be hybrid or e4m3, got ${JSON.stringify(fp8Format)}`);
   if (ignored.length) notes.push(`not modelled (read, no effect on the estimate): ${ignored.join(" ")}`);
   const arch: ModelArch = {
     family: swiglu || norm === "RMSNorm" ? "llama" : "gpt2", modelType: "megatron-gpt", vocabSize: vocab, hiddenSize: h, intermediateSize: ffn, numLayers: L, numHeads: a,
@@ -152,7 +162,7 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
     ...(on("--add-qkv-bias") && !bias ? { qkvBias: true } : {}), norm: norm === "RMSNorm" ? "rmsnorm" : "layernorm", mlp: swiglu ? "gated" : "plain",
     contextLength: maxPos, slidingWindow: null, decoderLayerClass: "TransformerLayer", ...(moe ? { moe } : {}),
   };
-  return { arch, worldSize, tensorParallel: t, pipelineParallel: p, contextParallel: cp, dataParallel, virtualStages: v, sequenceParallel: sp, microBatch: mbs, globalBatch, seqLen, precision, distributedOptimizer: on("--use-distributed-optimizer"), recompute, attention, notes };
+  return { arch, worldSize, tensorParallel: t, pipelineParallel: p, contextParallel: cp, expertParallel: ep, fp8: fp8Format !== undefined, dataParallel, virtualStages: v, sequenceParallel: sp, microBatch: mbs, globalBatch, seqLen, precision, distributedOptimizer: on("--use-distributed-optimizer"), recompute, attention, notes };
 }
 
 type Str = (flag: string) => string | undefined;
@@ -192,6 +202,5 @@ function readMoe(str: Str, int: Int, on: (f: string) => boolean, L: number, ffn:
   const freq = Number(freqText);
   let moeLayers = 0;
   for (let i = 0; i < L; i++) if (i % freq === 0) moeLayers++;
-  if (on("--expert-model-parallel-size")) notes.push("--expert-model-parallel-size: expert parallelism is not modelled (every GPU is counted with all experts)");
   return { numExperts: E, topK: k, expertIntermediateSize: int("--moe-ffn-hidden-size", ffn), sharedIntermediateSize: int("--moe-shared-expert-intermediate-size", 0, 0), sharedExpertGate: false, numMoeLayers: moeLayers };
 }

@@ -1,13 +1,13 @@
 import type { choosePlan } from "../choose-plan.js";
 import { choosePlan as lib } from "../../../lib/plan/index.js";
-import { enumeratePlans } from "../../../lib/plan/enumeratePlans.js";
+import { enumeratePlans, THREE_D_SPACE } from "../../../lib/plan/enumeratePlans.js";
 import type { Plan } from "../../../lib/plan/planLabel.js";
 
 type F = typeof choosePlan;
 
 /** Times the first `budget` plans that `order` puts first among those that fit; returns the fastest. */
 const timeFirst = (order: (ps: Plan[]) => Plan[]): F => (arch, cluster, workload, judge) => {
-  const fitting = order(enumeratePlans(arch, cluster, workload).filter((p) => judge.memory(p).fits));
+  const fitting = order(enumeratePlans(arch, cluster, workload, THREE_D_SPACE).filter((p) => judge.memory(p).fits));
   if (fitting.length === 0) return undefined;
   if (judge.budget === 0) return fitting[0];
   let best: { p: Plan; t: number } | undefined;
@@ -30,7 +30,7 @@ export const mutants: Record<string, { impl: F; caughtBy: string | string[] }> =
   },
   "the plan with the most memory to spare (no timing)": {
     impl: (arch, cluster, workload, judge) => {
-      const v = enumeratePlans(arch, cluster, workload).map((p) => ({ p, m: judge.memory(p) })).filter((x) => x.m.fits);
+      const v = enumeratePlans(arch, cluster, workload, THREE_D_SPACE).map((p) => ({ p, m: judge.memory(p) })).filter((x) => x.m.fits);
       return v.length ? v.sort((a, b) => a.m.overBytes - b.m.overBytes)[0].p : undefined;
     },
     caughtBy: ["the stub's example", "95 % of the planner's best on one node (A100, L40S without NVLink, H200; 7B to 70B)"],
@@ -46,7 +46,7 @@ export const mutants: Record<string, { impl: F; caughtBy: string | string[] }> =
   "times every plan that fits (the budget ignored)": {
     impl: (arch, cluster, workload, judge) => {
       let best: { p: Plan; t: number } | undefined;
-      for (const p of enumeratePlans(arch, cluster, workload).filter((x) => judge.memory(x).fits)) { const t = judge.time(p).tokensPerS; if (!best || t > best.t) best = { p, t }; }
+      for (const p of enumeratePlans(arch, cluster, workload, THREE_D_SPACE).filter((x) => judge.memory(x).fits)) { const t = judge.time(p).tokensPerS; if (!best || t > best.t) best = { p, t }; }
       return best?.p;
     },
     caughtBy: ["the stub's example", "a budget of 0 or 1: a plan that fits, and no timing too many"],
@@ -56,7 +56,7 @@ export const mutants: Record<string, { impl: F; caughtBy: string | string[] }> =
     caughtBy: "a budget of 0 or 1: a plan that fits, and no timing too many",
   },
   "when nothing fits, the plan least over memory": {
-    impl: (arch, cluster, workload, judge) => lib(arch, cluster, workload, judge) ?? enumeratePlans(arch, cluster, workload).sort((a, b) => judge.memory(a).overBytes - judge.memory(b).overBytes)[0],
+    impl: (arch, cluster, workload, judge) => lib(arch, cluster, workload, judge) ?? enumeratePlans(arch, cluster, workload, THREE_D_SPACE).sort((a, b) => judge.memory(a).overBytes - judge.memory(b).overBytes)[0],
     caughtBy: "undefined when nothing fits",
   },
   "returns a plan with its accumulation recomputed for one rank (gradAccum = B / b)": {
