@@ -23,6 +23,21 @@ describe("shellFlags(text)", () => {
     expect(c.unresolved).toEqual(["MBS"]);
   });
 
+  it("expands string variables on the command line and splits them as bash does (Megatron's older examples: torchrun $DISTRIBUTED_ARGS pretrain_gpt.py $GPT_ARGS)", () => {
+    const text = 'N=2\nDIST="--nproc_per_node 8 \\\n  --nnodes $N"\nGPT_ARGS="\n  --num-layers 24\n  --micro-batch-size 2   # two\n"\ntorchrun $DIST pretrain_gpt.py ${GPT_ARGS} --bf16';
+    expect(shellFlags(text).map((x) => [x.flag, x.value])).toEqual([["--nproc_per_node", "8"], ["--nnodes", "2"], ["--num-layers", "24"], ["--micro-batch-size", "2"], ["--bf16", null]]);
+  });
+
+  it("reads a quoted array element \"--flag value\" as two words, as the unquoted ${ARR[@]} gives them to argparse", () => {
+    const f = shellFlags('DATA=(\n  "--vocab-size 128256"\n  "--split \'99,1,0\'"\n)\ntorchrun pretrain_gpt.py ${DATA[@]} --name "a b"');
+    expect(f.map((x) => [x.flag, x.value])).toEqual([["--vocab-size", "128256"], ["--split", "'99,1,0'"], ["--name", "a b"]]);
+  });
+
+  it("$(( … )) may hold spaces, and a comment's apostrophe opens no quote", () => {
+    const f = shellFlags("MBS=2 # don't change\nGBS=$((MBS * 4 * 16))\n--global-batch-size $GBS --micro-batch-size $(( MBS * 2 ))");
+    expect(f.map((x) => [x.flag, x.value, x.unresolved])).toEqual([["--global-batch-size", "128", []], ["--micro-batch-size", "4", []]]);
+  });
+
   it("property: --flag=value and --flag value read the same", () => {
     fc.assert(fc.property(fc.stringMatching(/^[a-z][a-z-]{0,12}$/), fc.integer({ min: 0, max: 1e6 }), (name, v) => {
       expect(shellFlags(`--${name}=${v}`)).toEqual(shellFlags(`--${name} ${v}`));
@@ -37,6 +52,17 @@ describe("readMegatronLaunch(text) against Megatron-LM's rules (arguments.py at 
     expect([r.precision, r.distributedOptimizer, r.recompute, r.sequenceParallel, r.attention]).toEqual(["bf16", true, "selective", true, "flash"]);
     expect(parameterCount(r.arch).total).toBe(parameterCount(parseModelConfig(loadPresetText("llama-2-7b"))).total);
     expect(megatronPlan(r, "adamw").plan).toMatchObject({ zeroStage: 1, gradAccum: 16, microBatch: 2 });
+  });
+
+  it("reads a launch written with string variables, as Megatron-LM's older examples were (it used to answer \"--num-layers is required\")", () => {
+    const text = [
+      "GPUS_PER_NODE=8", "NNODES=2", 'DISTRIBUTED_ARGS="--nproc_per_node $GPUS_PER_NODE --nnodes $NNODES"',
+      'GPT_ARGS="--num-layers 24 \\', "  --hidden-size 2048 --num-attention-heads 16 \\", "  --seq-length 2048 --max-position-embeddings 2048 \\",
+      '  --micro-batch-size 4 --global-batch-size 128 --bf16 --tokenizer-type GPT2BPETokenizer"', 'MP_ARGS="--tensor-model-parallel-size 2"',
+      "torchrun $DISTRIBUTED_ARGS pretrain_gpt.py $GPT_ARGS $MP_ARGS",
+    ].join("\n");
+    const r = readMegatronLaunch(text);
+    expect([r.worldSize, r.tensorParallel, r.dataParallel, r.microBatch, r.globalBatch, r.precision]).toEqual([16, 2, 8, 4, 128, "bf16"]);
   });
 
   it("defaults as Megatron: fp32, learned positions, biases, LayerNorm, tied, 4h MLP, global batch = micro × DP, the vocabulary padded to 128 × t", () => {
