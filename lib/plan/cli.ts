@@ -108,7 +108,7 @@ function loadArch(model: string): ModelArch {
 
 /** A launch note as the planner sizes the plan: Megatron's fp32 gradient bytes are counted when the planner runs the plan on Megatron (lib/plan planRuntime). */
 function countedNote(note: string, plan: PlanResult["plan"]): string {
-  return planRuntime(plan) === "megatron" ? note.replace(/, not counted$/, ", counted (the planner sizes a Megatron plan with Megatron's own bytes per parameter)") : note;
+  return planRuntime(plan, { framework: "megatron" }) === "megatron" ? note.replace(/, not counted$/, ", counted (the planner sizes a Megatron plan with Megatron's own bytes per parameter)") : note;
 }
 
 /** Reads --megatron-args: the run, and the cluster flags with its world size (its flags that also name the batch, sequence or precision are refused). */
@@ -190,7 +190,8 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
     const top = int("top", values.top, 10, 1, 10_000);
     const format = values.export !== undefined ? choice<ExportFormat>("export", values.export, ["deepspeed", "fsdp", "megatron", "torchrun"], "deepspeed") : undefined;
     const r = searchPlans(arch, c, workload, values["no-offload"] ? { offloads: ["none"] } : {}, { memoryHeadroom: headroom, pricePerGpuHour: price });
-    const given = megatron ? evaluatePlan(arch, megatronPlan(megatron.run, optimizer).plan, c, workload, { memoryHeadroom: headroom, pricePerGpuHour: price }) : undefined;
+    // The launch is judged with its own switches (overlaps, gradient dtype, dropout, interleaving); the search with the planner's defaults.
+    const given = megatron ? evaluatePlan(arch, megatronPlan(megatron.run, optimizer).plan, c, workload, { memoryHeadroom: headroom, pricePerGpuHour: price, runtime: megatron.run.runtime }) : undefined;
     const givenRank = given ? rankAmong(given, r) : null;
     if (format) {
       const exportable = r.ranked.find((x) => { try { exportPlan(x.plan, arch, c, workload, format); return true; } catch { return false; } });

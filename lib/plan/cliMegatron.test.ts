@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { main } from "./cli.js";
 
 const SCRIPT = "lib/plan/configs/megatron-llama2-7b.sh";
@@ -20,6 +23,22 @@ describe("npm run plan -- --megatron-args (main)", () => {
     expect(main(["--megatron-args", SCRIPT, "--global-batch", "64"]).stderr).toMatch(/--global-batch and --megatron-args both set it/);
     expect(main(["--megatron-args", SCRIPT, "--gpus", "8"]).stderr).toMatch(/--gpus \(8\) and the launch's torchrun world size \(16\) differ/);
     expect(main(["--megatron-args", "./My_Run.sh"]).stderr).toMatch(/--megatron-args "\.\/My_Run\.sh": no such file/);
+  });
+
+  it("judges the launch with its own switches: without --overlap-grad-reduce (Megatron's default) its reduction is exposed; --grad-reduce-in-bf16 keeps 16-bit gradients", () => {
+    const dir = mkdtempSync(join(tmpdir(), "plan-megatron-"));
+    const variant = (name: string, extra: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, readFileSync(SCRIPT, "utf8").replace("    --use-distributed-optimizer\n", `    --use-distributed-optimizer\n${extra}`));
+      return JSON.parse(main(["--megatron-args", path, "--gpu", "h100-80gb", "--json", "--top", "1"]).stdout).megatron;
+    };
+    const plain = variant("plain.sh", ""), overlap = variant("overlap.sh", "    --overlap-grad-reduce --overlap-param-gather\n"), bf16 = variant("bf16.sh", "    --grad-reduce-in-bf16\n");
+    expect(plain.time.dataParallelExposedS).toBeGreaterThan(overlap.time.dataParallelExposedS);
+    expect(plain.tokensPerS).toBeLessThan(overlap.tokensPerS);
+    expect(plain.notes.join("\n")).toMatch(/no --overlap-grad-reduce: Megatron reduces the gradients after the backward pass, exposed/);
+    // 2 bytes per parameter of the stage's shard: Llama-2-7B's 6,738,415,616 parameters over t·p = 4 (ceil), from Megatron's fp32 main gradients.
+    expect(plain.peakBytes - bf16.peakBytes).toBe(2 * Math.ceil(6_738_415_616 / 4));
+    expect(bf16.notes.join("\n")).not.toMatch(/accumulate_allreduce_grads_in_fp32/);
   });
 
   it("a mixture of experts is refused by the planner, which sends the reader to the estimate", () => {

@@ -49,7 +49,9 @@ export interface PlanResult {
  * with the transient lines: the layer being recomputed, ZeRO-3's gathered
  * layer, the fp32 logits; under 1F1B the first stage keeps min(m, p)
  * micro-batches of its L/p layers: L layers' worth of one micro-batch when
- * m ≥ p, Korthikanti et al. 2022 §4.2.3), host memory for offload (each GPU's CPU bytes × GPUs per node),
+ * m ≥ p, Korthikanti et al. 2022 §4.2.3; the interleaved schedule's chunks
+ * when `runtime.virtualStages` > 1), Megatron's own gradient bytes for a plan it
+ * runs (fp32 unless `runtime.gradReduceInBf16`), host memory for offload (each GPU's CPU bytes × GPUs per node),
  * step time from {@link stepTime}, and throughput. Rejected, with the reason:
  * pipeline parallelism with ZeRO-2 or ZeRO-3 (DeepSpeed's pipeline engine
  * refuses them: gradients must stay whole across micro-batches); a peak above
@@ -74,11 +76,12 @@ export function evaluatePlan(arch: ModelArch, plan: Plan, cluster: Cluster, work
     arch, numGpus: N, zeroStage: plan.zeroStage, offload: plan.offload, precision: workload.precision, optimizer: workload.optimizer,
     microBatch: plan.microBatch, seqLen: workload.seqLen, recompute: plan.recompute, tensorParallel: plan.tensorParallel,
     pipelineParallel: plan.pipelineParallel, sequenceParallel: plan.sequenceParallel, attention: plan.attention,
-    microBatches: plan.gradAccum, pipelineSchedule: "1f1b",
+    microBatches: plan.gradAccum,
+    ...((options.runtime?.virtualStages ?? 1) > 1 ? { pipelineSchedule: "interleaved" as const, virtualStages: options.runtime!.virtualStages } : { pipelineSchedule: "1f1b" as const }),
   });
   // Megatron-LM keeps fp32 main gradients (and, for fp16, fp32 copies at the step): its own bytes per parameter.
-  const extra = planRuntime(plan) === "megatron"
-    ? Math.ceil(parameterCount(arch).total / (plan.tensorParallel * plan.pipelineParallel)) * megatronExtraStateBytes(workload.precision, plan.zeroStage, plan.dataParallel) : 0;
+  const extra = planRuntime(plan, options.runtime) === "megatron"
+    ? Math.ceil(parameterCount(arch).total / (plan.tensorParallel * plan.pipelineParallel)) * megatronExtraStateBytes(workload.precision, plan.zeroStage, plan.dataParallel, options.runtime?.gradReduceInBf16) : 0;
   const memory: MemoryEstimate = extra === 0 ? estimate : {
     ...estimate,
     perGpu: { ...estimate.perGpu, gradients: estimate.perGpu.gradients + extra, total: estimate.perGpu.total + extra },

@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 import { shellFlags } from "./shellFlags.js";
 import { readMegatronLaunch } from "./readMegatronLaunch.js";
 import { megatronPlan } from "./megatronPlan.js";
+import { evaluatePlan } from "./evaluatePlan.js";
+import { clusterPreset } from "./clusterPresets.js";
 import { parameterCount, parseModelConfig } from "../memory/index.js";
 import { loadPresetText } from "../memory/loadPresetText.js";
 
@@ -94,6 +96,26 @@ describe("readMegatronLaunch(text) against Megatron-LM's rules (arguments.py at 
     ];
     for (const [text, re] of bad) expect(() => readMegatronLaunch(text, { worldSize: 8 })).toThrow(re);
     expect(() => readMegatronLaunch(`--nproc_per_node 6 ${gpt} --tensor-model-parallel-size 4`)).toThrow(/world size \(6\) is not divisible by total_model_size \(4/);
+  });
+
+  it("reads the switches the step time depends on, with Megatron's defaults (no overlaps, dropout 0.1) and its checks", () => {
+    expect(readMegatronLaunch(gpt, { worldSize: 8 }).runtime).toMatchObject({ overlapGradReduce: false, overlapParamGather: false, gradReduceInBf16: false, dropout: true, virtualStages: 1 });
+    const r = readMegatronLaunch(`${gpt} --bf16 --use-distributed-optimizer --overlap-grad-reduce --overlap-param-gather --grad-reduce-in-bf16 --attention-dropout 0.0 --hidden-dropout 0`, { worldSize: 8 });
+    expect(r.runtime).toMatchObject({ overlapGradReduce: true, overlapParamGather: true, gradReduceInBf16: true, dropout: false });
+    expect(() => readMegatronLaunch(`${gpt} --use-distributed-optimizer --overlap-param-gather`, { worldSize: 8 })).toThrow(/Must use --overlap-param-gather with --overlap-grad-reduce/);
+    expect(() => readMegatronLaunch(`${gpt} --overlap-grad-reduce --overlap-param-gather`, { worldSize: 8 })).toThrow(/--overlap-param-gather needs --use-distributed-optimizer/);
+    expect(() => readMegatronLaunch(`${gpt} --hidden-dropout 1.5`, { worldSize: 8 })).toThrow(/--hidden-dropout must be a number in \[0, 1\), got "1.5"/);
+  });
+
+  it("a launch without tensor or pipeline parallelism is still Megatron's: bf16 gradients kept in fp32 (+2 bytes per parameter) unless --grad-reduce-in-bf16", () => {
+    const judge = (extra: string) => {
+      const r = readMegatronLaunch(`${gpt} --bf16 --use-distributed-optimizer ${extra}`, { worldSize: 8 });
+      const { plan, workload } = megatronPlan(r, "adamw");
+      return evaluatePlan(r.arch, plan, clusterPreset("8x-a100-80gb"), workload, { runtime: r.runtime });
+    };
+    const fp32Grads = judge(""), bf16Grads = judge("--grad-reduce-in-bf16");
+    expect(fp32Grads.memory.peak.total - bf16Grads.memory.peak.total).toBe(2 * parameterCount(readMegatronLaunch(gpt, { worldSize: 8 }).arch).total);
+    expect(fp32Grads.time.assumptions.join("; ")).toMatch(/Megatron-LM collectives, gradients reduced in fp32/);
   });
 
   it("--sequence-parallel is dropped at t = 1, as Megatron drops it", () => {

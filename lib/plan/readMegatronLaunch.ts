@@ -7,6 +7,7 @@
 import type { ModelArch } from "../memory/index.js";
 import { shellFlags, type ShellFlag } from "./shellFlags.js";
 import { checkTensorParallelSize } from "../tensor-parallel/config.js";
+import type { RuntimeOptions } from "./stepTime.js";
 
 /** What a Megatron launch trains, and how. */
 export interface MegatronLaunch {
@@ -32,6 +33,8 @@ export interface MegatronLaunch {
   recompute: "none" | "selective" | "full";
   /** "flash" unless --attention-backend unfused/local (the default auto picks a fused kernel without the s² scores). */
   attention: "flash" | "eager";
+  /** The launch's switches that change a step's time and memory (lib/plan stepTime): Megatron's defaults where a flag is absent. */
+  runtime: RuntimeOptions;
   /** What was read, defaulted, not modelled or ignored. */
   notes: string[];
 }
@@ -43,7 +46,8 @@ const MODELLED = ["--tensor-model-parallel-size", "--pipeline-model-parallel-siz
   "--recompute-num-layers", "--normalization", "--position-embedding-type", "--use-rotary-position-embeddings", "--no-position-embedding", "--untie-embeddings-and-output-weights",
   "--disable-bias-linear", "--add-qkv-bias", "--vocab-size", "--padded-vocab-size", "--make-vocab-size-divisible-by", "--tokenizer-type", "--num-layers-per-virtual-pipeline-stage",
   "--num-virtual-stages-per-pipeline-rank", "--attention-backend", "--use-flash-attn", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
-  "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--expert-model-parallel-size", "--multi-latent-attention"];
+  "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--expert-model-parallel-size", "--multi-latent-attention",
+  "--overlap-grad-reduce", "--overlap-param-gather", "--grad-reduce-in-bf16", "--tp-comm-overlap", "--attention-dropout", "--hidden-dropout"];
 
 /**
  * Reads a Megatron-LM launch. Rules (arguments.py and TransformerConfig at d98e8a6):
@@ -56,7 +60,10 @@ const MODELLED = ["--tensor-model-parallel-size", "--pipeline-model-parallel-siz
  * each other, neither is fp32; --sequence-parallel is dropped when t = 1; position embeddings are
  * learned_absolute by default (a table of max_position_embeddings rows); biases on unless
  * --disable-bias-linear; LayerNorm unless --normalization RMSNorm; embeddings tied unless
- * --untie-embeddings-and-output-weights; the vocabulary (GPT2BPETokenizer 50,257, otherwise
+ * --untie-embeddings-and-output-weights; the switches the step time reads (`runtime`): --overlap-grad-reduce and
+ * --overlap-param-gather off unless given (the latter needs the former and --use-distributed-optimizer),
+ * --grad-reduce-in-bf16, --tp-comm-overlap, dropout 0.1 unless --attention-dropout/--hidden-dropout say 0;
+ * the vocabulary (GPT2BPETokenizer 50,257, otherwise
  * --vocab-size) is padded to a multiple of --make-vocab-size-divisible-by (128) × t.
  *
  * @param text the script or command line
@@ -127,7 +134,8 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
   if (on("--bf16") && on("--fp16")) throw new RangeError("--bf16 and --fp16 exclude each other (Megatron asserts not both)");
   const precision = on("--bf16") ? "bf16" : on("--fp16") ? "fp16" : "fp32";
   if (precision === "fp32") notes.push("neither --bf16 nor --fp16: Megatron trains in fp32 (params_dtype torch.float)");
-  if (precision === "bf16") notes.push("--bf16: Megatron accumulates and all-reduces gradients in fp32 (accumulate_allreduce_grads_in_fp32): 2 bytes per parameter more than the estimate's 16-bit gradients, not counted");
+  const runtime = readRuntime(str, on, precision, notes);
+  if (precision === "bf16" && !runtime.gradReduceInBf16) notes.push("--bf16: Megatron accumulates and all-reduces gradients in fp32 (accumulate_allreduce_grads_in_fp32): 2 bytes per parameter more than the estimate's 16-bit gradients, not counted");
   let sp = on("--sequence-parallel");
   if (sp && t === 1) { sp = false; notes.push("--sequence-parallel is dropped with tensor parallel size 1 (Megatron: \"Disabling sequence parallelism because tensor model parallelism is disabled\")"); }
   const recompute = readRecompute(str, on, L / p, notes);
@@ -152,10 +160,37 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
     ...(on("--add-qkv-bias") && !bias ? { qkvBias: true } : {}), norm: norm === "RMSNorm" ? "rmsnorm" : "layernorm", mlp: swiglu ? "gated" : "plain",
     contextLength: maxPos, slidingWindow: null, decoderLayerClass: "TransformerLayer", ...(moe ? { moe } : {}),
   };
-  return { arch, worldSize, tensorParallel: t, pipelineParallel: p, contextParallel: cp, dataParallel, virtualStages: v, sequenceParallel: sp, microBatch: mbs, globalBatch, seqLen, precision, distributedOptimizer: on("--use-distributed-optimizer"), recompute, attention, notes };
+  if (runtime.overlapParamGather && !on("--use-distributed-optimizer")) throw new RangeError("--overlap-param-gather needs --use-distributed-optimizer (Megatron: '--overlap-param-gather only supported with distributed optimizer, megatron fsdp, or dist_muon')");
+  return {
+    arch, worldSize, tensorParallel: t, pipelineParallel: p, contextParallel: cp, dataParallel, virtualStages: v, sequenceParallel: sp, microBatch: mbs, globalBatch, seqLen, precision,
+    distributedOptimizer: on("--use-distributed-optimizer"), recompute, attention, runtime: { ...runtime, virtualStages: v }, notes,
+  };
 }
 
 type Str = (flag: string) => string | undefined;
+
+/**
+ * The switches of a launch that the step-time model reads, with Megatron's defaults (DistributedDataParallelConfig:
+ * overlap_grad_reduce and overlap_param_gather False; TransformerConfig: hidden_dropout and attention_dropout 0.1).
+ */
+function readRuntime(str: Str, on: (f: string) => boolean, precision: string, notes: string[]): RuntimeOptions {
+  const overlapGradReduce = on("--overlap-grad-reduce"), overlapParamGather = on("--overlap-param-gather");
+  if (overlapParamGather && !overlapGradReduce) throw new RangeError("--overlap-param-gather needs --overlap-grad-reduce (Megatron: 'Must use --overlap-param-gather with --overlap-grad-reduce')");
+  if (!overlapGradReduce) notes.push("no --overlap-grad-reduce: Megatron reduces the gradients after the backward pass, exposed (the planner's searched plans assume the overlap its --export megatron writes)");
+  const gradReduceInBf16 = precision === "bf16" && on("--grad-reduce-in-bf16");
+  if (gradReduceInBf16) notes.push("--grad-reduce-in-bf16: gradients accumulated and reduced in bf16, 2 bytes per parameter, as the estimate counts them");
+  const rate = (flag: string) => {
+    const v = str(flag);
+    if (v === undefined) return 0.1;
+    const x = Number(v);
+    if (!/^\s*\d*\.?\d+(e-?\d+)?\s*$/i.test(v) || !(x >= 0 && x < 1)) throw new RangeError(`${flag} must be a number in [0, 1), got ${JSON.stringify(v)}`);
+    return x;
+  };
+  const attentionDropout = rate("--attention-dropout"), hiddenDropout = rate("--hidden-dropout");
+  const dropout = attentionDropout > 0 || hiddenDropout > 0;
+  if (dropout && !on("--attention-dropout") && !on("--hidden-dropout")) notes.push("no --attention-dropout/--hidden-dropout: Megatron's default dropout 0.1 is timed (Llama-style models train with 0.0)");
+  return { framework: "megatron", overlapGradReduce, overlapParamGather, gradReduceInBf16, tpCommOverlap: on("--tp-comm-overlap"), dropout };
+}
 type Int = (flag: string, fallback?: number, min?: number) => number;
 
 function readVocab(str: Str, int: Int, t: number, notes: string[]): number {

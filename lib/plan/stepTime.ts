@@ -30,6 +30,8 @@ export interface RuntimeOptions extends Partial<TensorParallelRuntime> {
   virtualStages?: number;
   /** Hidden and attention dropout (default: the GPT-2 family has it). */
   dropout?: boolean;
+  /** The framework the plan was read from (a Megatron-LM launch); default: {@link planRuntime}'s guess from t, p and the ZeRO stage. */
+  framework?: "megatron" | "deepspeed";
 }
 
 /**
@@ -131,7 +133,7 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
   if (!Number.isSafeInteger(v) || v < 1 || (v > 1 && Math.ceil(arch.numLayers / p) % v !== 0)) {
     throw new RangeError(`runtime.virtualStages must be an integer >= 1 dividing the stage's layers, got ${v}`);
   }
-  const megatron = planRuntime(plan) === "megatron";
+  const megatron = planRuntime(plan, rt) === "megatron";
   const G = cluster.gpusPerNode;
   const topology: NodeTopology = {
     gpusPerNode: G,
