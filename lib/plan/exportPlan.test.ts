@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import * as fc from "fast-check";
 import { parseModelConfig } from "../memory/index.js";
 import { loadPresetText } from "../memory/loadPresetText.js";
-import { clusterPreset, exportPlan, type Plan, type Workload } from "./index.js";
+import { clusterPreset, exportPlan, megatronPlan, readMegatronLaunch, type Plan, type Workload } from "./index.js";
 
 const llama = parseModelConfig(loadPresetText("llama-2-70b"));
 const c = clusterPreset("64x-h100-80gb");
@@ -46,6 +47,24 @@ describe("exportPlan", () => {
     const gpt2 = parseModelConfig(loadPresetText("gpt2"));
     const a = exportPlan({ ...megatron, tensorParallel: 4, pipelineParallel: 1, dataParallel: 16, gradAccum: 64, microBatch: 1 }, gpt2, c, { ...w, seqLen: 1024 }, "megatron");
     for (const flag of ["--swiglu", "--normalization", "--position-embedding-type", "--untie-embeddings", "--disable-bias-linear"]) expect(a).not.toContain(flag);
+  });
+  it("Megatron-LM: writes the overlaps the planner times (Megatron's defaults are off) and turns Megatron's default dropout (0.1) off for a model trained without it", () => {
+    const a = exportPlan(megatron, llama, c, w, "megatron");
+    for (const flag of ["--overlap-grad-reduce", "--overlap-param-gather", "--attention-dropout 0.0", "--hidden-dropout 0.0"]) expect(a).toContain(flag);
+    const ddp = exportPlan({ ...megatron, zeroStage: 0 }, llama, c, w, "megatron");
+    expect(ddp).toContain("--overlap-grad-reduce");
+    expect(ddp).not.toContain("--overlap-param-gather"); // Megatron: only with the distributed optimizer
+    const gpt2 = exportPlan({ ...megatron, tensorParallel: 4, pipelineParallel: 1, dataParallel: 16, gradAccum: 64 }, parseModelConfig(loadPresetText("gpt2")), c, { ...w, seqLen: 1024 }, "megatron");
+    expect(gpt2).not.toContain("dropout"); // GPT-2 trains with dropout 0.1, Megatron's default
+  });
+  it("property: the Megatron export reads back (readMegatronLaunch) as the same plan and workload, with the overlaps the planner timed", () => {
+    fc.assert(fc.property(fc.constantFrom(1, 2, 4, 8), fc.constantFrom(1, 2, 4, 8), fc.constantFrom(0, 1), fc.constantFrom("none", "selective", "full"), fc.boolean(), (t, p, z, r, sp) => {
+      const d = 64 / (t * p);
+      const plan: Plan = { dataParallel: d, tensorParallel: t, pipelineParallel: p, zeroStage: z, offload: "none", recompute: r as Plan["recompute"], sequenceParallel: sp && t > 1, attention: "flash", microBatch: 1, gradAccum: w.globalBatch / d };
+      const run = readMegatronLaunch(`${exportPlan(plan, llama, c, w, "megatron")} --vocab-size ${llama.vocabSize}`, { worldSize: 64 });
+      expect(megatronPlan(run, "adamw")).toEqual({ plan, workload: w });
+      expect(run.runtime).toMatchObject({ overlapGradReduce: true, overlapParamGather: z === 1, dropout: false });
+    }), { seed: 12, numRuns: 60 });
   });
   it("torchrun: one line per node of the cluster", () => {
     const t = exportPlan(dp, llama, c, w, "torchrun");

@@ -24,8 +24,10 @@ const FSDP_STRATEGY = { 0: "NO_SHARD", 2: "SHARD_GRAD_OP", 3: "FULL_SHARD" } as 
  *   activation checkpointing (full recomputation), `mixed_precision`, machines and processes;
  * - `megatron`: Megatron-LM's `pretrain_gpt.py` arguments (model shape, t, p,
  *   micro- and global batch, precision, sequence parallelism, recomputation,
- *   FlashAttention, `--use-distributed-optimizer` for ZeRO-1); Megatron-LM has no
- *   ZeRO-2/3 or offload, so those plans are refused;
+ *   FlashAttention, `--use-distributed-optimizer` for ZeRO-1, and the overlaps the planner
+ *   times, `--overlap-grad-reduce` and with the distributed optimizer `--overlap-param-gather`,
+ *   which Megatron leaves off by default; dropout 0.0 for a model trained without it, since
+ *   Megatron's default is 0.1); Megatron-LM has no ZeRO-2/3 or offload, so those plans are refused;
  * - `torchrun`: the launch command for one node of the cluster.
  * @param plan the plan
  * @param arch the model (Megatron's shape arguments)
@@ -37,7 +39,8 @@ const FSDP_STRATEGY = { 0: "NO_SHARD", 2: "SHARD_GRAD_OP", 3: "FULL_SHARD" } as 
  *   `FSDP has no strategy for ZeRO-1 (optimizer states only): use stage 0, 2 or 3`, `Megatron-LM has no ZeRO-3 …`,
  *   `format must be deepspeed, fsdp, megatron or torchrun, got "yaml"`
  * @example JSON.parse(exportPlan(plan, arch, cluster, workload, "deepspeed")).train_batch_size // = workload.globalBatch
- * @see DeepSpeed configuration JSON docs; Hugging Face Accelerate FSDP guide (config file keys); Megatron-LM `megatron/training/arguments.py`; PyTorch torchrun docs
+ * @see DeepSpeed configuration JSON docs; Hugging Face Accelerate FSDP guide (config file keys); Megatron-LM `megatron/training/arguments.py`,
+ *   `megatron/core/distributed/distributed_data_parallel_config.py` and `megatron/core/transformer/transformer_config.py` at d98e8a6 (the defaults); PyTorch torchrun docs
  */
 export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, workload: Workload, format: ExportFormat): string {
   const { dataParallel: d, tensorParallel: t, pipelineParallel: p, microBatch: b, gradAccum: m } = plan;
@@ -96,6 +99,8 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
         ...(arch.learnedPositions === 0 ? ["--position-embedding-type rope"] : []),
         ...(!arch.tiedEmbeddings ? ["--untie-embeddings-and-output-weights"] : []),
         ...(!arch.attentionBias && !arch.mlpBias ? ["--disable-bias-linear"] : []),
+        // Megatron's TransformerConfig defaults hidden and attention dropout to 0.1; the planner times GPT-2's family with dropout, the others without.
+        ...(arch.family !== "gpt2" ? ["--attention-dropout 0.0", "--hidden-dropout 0.0"] : []),
         `--seq-length ${workload.seqLen}`, `--max-position-embeddings ${Math.max(workload.seqLen, arch.learnedPositions)}`,
         `--tensor-model-parallel-size ${t}`, `--pipeline-model-parallel-size ${p}`,
         `--micro-batch-size ${b}`, `--global-batch-size ${b * m * d}`,
@@ -105,6 +110,8 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
         ...(plan.recompute === "full" ? ["--recompute-granularity full", "--recompute-method uniform", "--recompute-num-layers 1"] : []),
         ...(plan.attention === "flash" ? ["--use-flash-attn"] : []),
         ...(plan.zeroStage === 1 ? ["--use-distributed-optimizer"] : []),
+        // Megatron's DistributedDataParallelConfig leaves both off; the planner's step time assumes them (lib/plan stepTime).
+        "--overlap-grad-reduce", ...(plan.zeroStage === 1 ? ["--overlap-param-gather"] : []),
       ];
       return args.join(" \\\n  ") + "\n";
     }
