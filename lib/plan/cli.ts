@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { didYouMean } from "../suggest.js";
-import { formatGiB, isPresetName, parseModelConfig, PRESET_NAMES, type ModelArch, type OptimizerName, type Precision } from "../memory/index.js";
+import { normalizeArgv } from "../cliArgv.js";
+import { contextWarning, formatGiB, isPresetName, parseModelConfig, PRESET_NAMES, type ModelArch, type OptimizerName, type Precision } from "../memory/index.js";
 import { loadPresetText } from "../memory/loadPresetText.js";
 import { LINK_PRESETS } from "../collectives/index.js";
 import { CLUSTER_PRESETS, clusterOf, clusterPreset, type Cluster } from "./clusterPresets.js";
@@ -172,7 +173,7 @@ function row(r: PlanResult, i: number, price: boolean, width: number): string {
  */
 export function main(argv: readonly string[]): { code: number; stdout: string; stderr: string } {
   try {
-    const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS });
+    const { values } = parseArgs({ args: normalizeArgv(argv), strict: true, allowPositionals: false, options: OPTIONS });
     if (values.help) return { code: 0, stdout: HELP, stderr: "" };
     const megatron = values["megatron-args"] !== undefined ? loadMegatron(values) : undefined;
     if (values.model === undefined && !megatron) throw new UsageError("give --model <preset|config.json> or --megatron-args <script> (see --help)");
@@ -185,6 +186,10 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
       precision: choice<Precision>("precision", values.precision, ["fp32", "fp16", "bf16"], "bf16"),
       optimizer,
     };
+    // As the estimate: a learned position table has no rows past n_positions (refused, naming --seq); past a rotary model's context, a warning.
+    const context = contextWarning(arch, workload.seqLen);
+    if (context?.hard) throw new UsageError(`--seq (${workload.seqLen}) exceeds the model's n_positions (${arch.learnedPositions}): its learned position table has no rows beyond that`);
+    const warnings = context ? [`--seq ${context.message}`] : [];
     const headroom = values.headroom !== undefined ? num("headroom", values.headroom, 0, 0.99, false) : undefined;
     const price = values.price !== undefined ? num("price", values.price, 0, 1e6, false) : undefined;
     const top = int("top", values.top, 10, 1, 10_000);
@@ -202,10 +207,11 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
     if (values.json) {
       const strip = (x: PlanResult) => ({ label: x.label, plan: x.plan, fits: x.fits, reason: x.reason, peakBytes: x.memory.peak.total, time: x.time, tokensPerS: x.tokensPerS, mfu: x.mfu, costPerMillionTokens: x.costPerMillionTokens });
       const meg = given ? { megatron: { ...strip(given), rank: givenRank, notes: megatron!.run.notes.map((n) => countedNote(n, given.plan)) } } : {};
-      return { code: 0, stdout: JSON.stringify({ searched: r.searched, ranked: r.ranked.slice(0, top).map(strip), rejected: r.rejected.slice(0, 20).map(strip), ...meg }, null, 2) + "\n", stderr: "" };
+      return { code: 0, stdout: JSON.stringify({ warnings, searched: r.searched, ranked: r.ranked.slice(0, top).map(strip), rejected: r.rejected.slice(0, 20).map(strip), ...meg }, null, 2) + "\n", stderr: "" };
     }
     const N = c.gpusPerNode * c.nodes;
     const lines = [
+      ...warnings.map((w) => `Warning: ${w}`),
       ...(given ? [
         `Megatron-LM layout of ${values["megatron-args"]}: ${given.label}: ${given.fits ? `rank ${givenRank!.rank} of ${givenRank!.of} that fit, ${fmt(given.tokensPerS)} tokens/s, MFU ${(given.mfu * 100).toFixed(1)} %${r.ranked.length ? `; the best: ${r.ranked[0].label}, ${fmt(r.ranked[0].tokensPerS)} tokens/s` : ""}` : `does not run: ${given.reason}`}`,
         ...megatron!.run.notes.map((n) => `  note: ${countedNote(n, given.plan)}`), "",
