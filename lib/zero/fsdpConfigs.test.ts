@@ -61,6 +61,15 @@ describe("readAccelerateConfig: accelerate config files (accelerate 16cb6eb)", (
     expect(o).toMatchObject({ zeroStage: 3, precision: "bf16", numGpus: 8 });
   });
 
+  it("HYBRID_SHARD on one machine (accelerate's default num_machines 1) has one shard group and no replica: FULL_SHARD's memory; across machines it is refused", () => {
+    const cfg = (machines: number, strategy: string) => readAccelerateConfig(`distributed_type: FSDP\nnum_machines: ${machines}\nnum_processes: ${8 * machines}\nfsdp_config:\n  fsdp_sharding_strategy: ${strategy}\n`, "h.yaml");
+    const one = shardingForEstimate({ accelerate: cfg(1, "HYBRID_SHARD"), dataParallel: 8, defaults: D });
+    expect(one).toMatchObject({ zeroStage: 3, numGpus: 8 });
+    expect(one.notes.join("\n")).toMatch(/HYBRID_SHARD on one machine shards over all its GPUs with no replica: counted as FULL_SHARD/);
+    expect(shardingForEstimate({ accelerate: cfg(1, "HYBRID_SHARD_ZERO2"), dataParallel: 8, defaults: D }).zeroStage).toBe(2);
+    expect(() => shardingForEstimate({ accelerate: cfg(2, "HYBRID_SHARD"), dataParallel: 16, defaults: D })).toThrow(/HYBRID_SHARD shards inside a node and replicates across nodes/);
+  });
+
   it("FSDP2 with activation checkpointing: reshard_after_forward true is ZeRO-3, and --recompute full unless given", () => {
     const o = shardingForEstimate({ accelerate: readAccelerateConfig(file("accelerate_fsdp2.yaml"), "fsdp2.yaml"), dataParallel: 8, defaults: D });
     expect(o).toMatchObject({ zeroStage: 3, recompute: "full" });

@@ -38,8 +38,14 @@ export interface EstimateFlags {
   defaults: { microBatch: number; precision: Precision };
 }
 
-function fromStrategy(s: FsdpStrategy | "HYBRID_SHARD_ZERO2", offload: boolean, dp: number, notes: string[]): { zeroStage: 0 | 2 | 3; offload: Offload } {
-  if (s === "HYBRID_SHARD" || s === "HYBRID_SHARD_ZERO2") throw new RangeError(`${s} shards inside a node and replicates across nodes; the estimate shards over all data-parallel GPUs: use FULL_SHARD with --gpus set to one node`);
+function fromStrategy(given: FsdpStrategy | "HYBRID_SHARD_ZERO2", offload: boolean, dp: number, notes: string[], machines?: number): { zeroStage: 0 | 2 | 3; offload: Offload } {
+  let s = given as FsdpStrategy;
+  if (given === "HYBRID_SHARD" || given === "HYBRID_SHARD_ZERO2") {
+    // One machine: the shard group is every GPU and there is no replica, so the memory is FULL_SHARD's (SHARD_GRAD_OP's).
+    if (machines !== 1) throw new RangeError(`${given} shards inside a node and replicates across nodes; the estimate shards over all data-parallel GPUs: use FULL_SHARD with --gpus set to one node`);
+    s = given === "HYBRID_SHARD" ? "FULL_SHARD" : "SHARD_GRAD_OP";
+    notes.push(`${given} on one machine shards over all its GPUs with no replica: counted as ${s}`);
+  }
   const m = fsdpToZero(s, dp);
   const stage = m.zeroAnalogue as 0 | 2 | 3;
   if (!offload) return { zeroStage: stage, offload: "none" };
@@ -63,7 +69,10 @@ function fromStrategy(s: FsdpStrategy | "HYBRID_SHARD_ZERO2", offload: boolean, 
  * --precision is given (accelerate launch's --mixed_precision overrides the file).
  * FSDP: FULL_SHARD → stage 3, SHARD_GRAD_OP → stage 2 (full parameters during
  * forward and backward, as the peak counts them), NO_SHARD → stage 0;
- * HYBRID_SHARD shards over a node only, which the estimate cannot express: an error.
+ * HYBRID_SHARD shards over a node only, which the estimate cannot express across
+ * nodes (an error); an accelerate config on one machine (num_machines 1) has one
+ * shard group and no replica, so HYBRID_SHARD counts as FULL_SHARD there and
+ * HYBRID_SHARD_ZERO2 as SHARD_GRAD_OP.
  *
  * @param o one of `deepspeed` (JSON text), `fsdp` (words), `fsdpConfig` (with `fsdp`), `accelerate`; and {@link EstimateFlags}
  * @returns {@link ShardingOverrides}
@@ -116,7 +125,7 @@ function fromAccelerate(a: AccelerateSetup, o: EstimateFlags, notes: string[]): 
   if (a.numProcesses !== null && o.gpusGiven) notes.push(`--gpus overrides num_processes ${a.numProcesses} from the file (as accelerate launch --num_processes does)`);
   if (a.distributedType === "FSDP") {
     const f = a.fsdp!;
-    const r = fromStrategy(f.strategy, f.offloadParams, o.dataParallel, notes);
+    const r = fromStrategy(f.strategy, f.offloadParams, o.dataParallel, notes, o.gpusGiven ? undefined : a.numMachines);
     return { ...r, precision, ...gpus, ...(f.activationCheckpointing && !o.recomputeGiven ? { recompute: "full" as const } : {}), notes: [`accelerate config: FSDP${f.version} ${f.strategy} → ZeRO stage ${r.zeroStage}, ${precision}`, ...notes] };
   }
   if (a.distributedType === "DEEPSPEED") {
