@@ -66,6 +66,7 @@ describe("npm run plan (main)", () => {
     expect(config.train_batch_size).toBe(64);
     expect(main([...base, "--export", "megatron"]).stdout).toMatch(/--tensor-model-parallel-size \d+/);
     expect(main([...base, "--export", "torchrun"]).stdout).toMatch(/^torchrun/);
+    expect(ds.stderr).toMatch(/^plan: dp\d+ .*\nplan: not in this file: .*attn_implementation="flash_attention_2"/);
   });
   it("bad input exits 2 naming the flag, with a suggestion", () => {
     const cases: [string[], RegExp][] = [

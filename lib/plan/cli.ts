@@ -9,7 +9,7 @@ import { LINK_PRESETS } from "../collectives/index.js";
 import { CLUSTER_PRESETS, clusterOf, clusterPreset, type Cluster } from "./clusterPresets.js";
 import { DEFAULT_MEMORY_HEADROOM } from "./memoryHeadroom.js";
 import { GPU_PRESETS } from "../perf/gpuPresets.js";
-import { exportPlan, type ExportFormat } from "./exportPlan.js";
+import { exportPlan, runNote, type ExportFormat } from "./exportPlan.js";
 import { searchPlans, singleChanges } from "./searchPlans.js";
 import { reasonKind } from "./rejectionReason.js";
 import { evaluatePlan, type PlanResult } from "./evaluatePlan.js";
@@ -202,7 +202,8 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
       const exportable = r.ranked.find((x) => { try { exportPlan(x.plan, arch, c, workload, format); return true; } catch { return false; } });
       if (!exportable) throw new UsageError(`no plan that fits can be written as ${format}${r.ranked.length ? ` (the best is ${r.ranked[0].label})` : ""}`);
       const note = exportable === r.ranked[0] ? "" : ` (the best plan, ${r.ranked[0].label}, cannot be written as ${format})`;
-      return { code: 0, stdout: exportPlan(exportable.plan, arch, c, workload, format), stderr: `plan: ${exportable.label}${note}\n` };
+      const run = runNote(exportable.plan, format);
+      return { code: 0, stdout: exportPlan(exportable.plan, arch, c, workload, format), stderr: `plan: ${exportable.label}${note}\n${run ? `plan: ${run}\n` : ""}` };
     }
     if (values.json) {
       const strip = (x: PlanResult) => ({ label: x.label, plan: x.plan, fits: x.fits, reason: x.reason, peakBytes: x.memory.peak.total, time: x.time, tokensPerS: x.tokensPerS, mfu: x.mfu, costPerMillionTokens: x.costPerMillionTokens });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { parseModelConfig } from "../memory/index.js";
+import { readAccelerateConfig } from "../zero/readAccelerateConfig.js";
 import { loadPresetText } from "../memory/loadPresetText.js";
-import { clusterPreset, exportPlan, megatronPlan, readMegatronLaunch, type Plan, type Workload } from "./index.js";
+import { clusterPreset, exportPlan, megatronPlan, readMegatronLaunch, runNote, type Plan, type Workload } from "./index.js";
 
 const llama = parseModelConfig(loadPresetText("llama-2-70b"));
 const c = clusterPreset("64x-h100-80gb");
@@ -65,6 +66,16 @@ describe("exportPlan", () => {
       expect(megatronPlan(run, "adamw")).toEqual({ plan, workload: w });
       expect(run.runtime).toMatchObject({ overlapGradReduce: true, overlapParamGather: z === 1, dropout: false });
     }), { seed: 12, numRuns: 60 });
+  });
+  it("says what the file cannot hold: the Trainer's batch arguments (an accelerate config has no batch keys), gradient checkpointing, the attention kernel", () => {
+    const y = exportPlan(dp, llama, c, w, "fsdp");
+    expect(y.split("\n")[0]).toBe('# not in this file: --per_device_train_batch_size 2 --gradient_accumulation_steps 8, and attn_implementation="flash_attention_2" when loading the model');
+    // The comment changes nothing accelerate reads: the file reads back as the plan.
+    expect(readAccelerateConfig(y, "export.yaml")).toMatchObject({ distributedType: "FSDP", mixedPrecision: "bf16", numProcesses: 64, numMachines: 8, fsdp: { strategy: "FULL_SHARD", offloadParams: true, activationCheckpointing: true } });
+    expect(runNote(dp, "deepspeed")).toBe('not in this file: --gradient_checkpointing, and attn_implementation="flash_attention_2" when loading the model');
+    expect(runNote({ ...dp, recompute: "selective", attention: "eager" }, "deepspeed")).toMatch(/^not in this file: selective recomputation is Megatron's .* the Trainer has none/);
+    expect(runNote({ ...dp, recompute: "none", attention: "eager" }, "deepspeed")).toBe("");
+    expect(runNote(megatron, "megatron")).toBe("");
   });
   it("torchrun: one line per node of the cluster", () => {
     const t = exportPlan(dp, llama, c, w, "torchrun");

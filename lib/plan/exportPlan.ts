@@ -21,7 +21,8 @@ const FSDP_STRATEGY = { 0: "NO_SHARD", 2: "SHARD_GRAD_OP", 3: "FULL_SHARD" } as 
  * - `fsdp`: a Hugging Face Accelerate config (YAML) for PyTorch FSDP:
  *   `fsdp_sharding_strategy` (ZeRO-0 → NO_SHARD, 2 → SHARD_GRAD_OP, 3 → FULL_SHARD; ZeRO-1
  *   has no FSDP strategy), transformer-layer auto-wrap, CPU offload of parameters,
- *   activation checkpointing (full recomputation), `mixed_precision`, machines and processes;
+ *   activation checkpointing (full recomputation), `mixed_precision`, machines and processes, under a
+ *   comment line with what the file cannot hold ({@link runNote}: the Trainer's batch arguments, the attention kernel);
  * - `megatron`: Megatron-LM's `pretrain_gpt.py` arguments (model shape, t, p,
  *   micro- and global batch, precision, sequence parallelism, recomputation,
  *   FlashAttention, `--use-distributed-optimizer` for ZeRO-1, and the overlaps the planner
@@ -69,7 +70,9 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
       if (plan.offload === "optimizer") throw new RangeError("FSDP offloads parameters with their gradients and optimizer states (fsdp_offload_params), not the optimizer alone: use offload none or optimizer+params");
       const strategy = FSDP_STRATEGY[plan.zeroStage as 0 | 2 | 3];
       const layer = arch.decoderLayerClass ?? (arch.family === "llama" ? "LlamaDecoderLayer" : arch.family === "gpt_neox" ? "GPTNeoXLayer" : "GPT2Block");
+      const note = runNote(plan, format);
       return [
+        ...(note ? [`# ${note}`] : []),
         "compute_environment: LOCAL_MACHINE",
         "distributed_type: FSDP",
         "fsdp_config:",
@@ -126,4 +129,34 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
     default:
       throw new RangeError(`format must be deepspeed, fsdp, megatron or torchrun, got ${JSON.stringify(format)}`);
   }
+}
+
+/**
+ * What a plan needs that its exported file cannot hold, for the Hugging Face Trainer that
+ * runs a DeepSpeed or FSDP plan (and for the script a torchrun line starts): the micro-batch
+ * and accumulation as Trainer arguments (an accelerate config has no batch keys), gradient
+ * checkpointing and the attention kernel, which are set on the model, not in the config.
+ * Megatron's arguments hold all of them: empty.
+ * @param plan the plan
+ * @param format the export format
+ * @returns one line, or "" for `megatron`
+ * @throws nothing
+ * @example runNote({ ...plan, microBatch: 2, gradAccum: 8, recompute: "full", attention: "flash" }, "fsdp")
+ *   // "not in this file: --per_device_train_batch_size 2 --gradient_accumulation_steps 8 --gradient_checkpointing, and attn_implementation=\"flash_attention_2\" when loading the model"
+ * @see Hugging Face transformers TrainingArguments (per_device_train_batch_size, gradient_accumulation_steps, gradient_checkpointing) and the
+ *   model loading docs (attn_implementation); Megatron-LM arguments.py (--recompute-granularity selective, which the Trainer lacks)
+ */
+export function runNote(plan: Plan, format: ExportFormat): string {
+  if (format === "megatron") return "";
+  const args = [
+    ...(format === "deepspeed" ? [] : [`--per_device_train_batch_size ${plan.microBatch}`, `--gradient_accumulation_steps ${plan.gradAccum}`]),
+    // FSDP's file turns activation checkpointing on itself (fsdp_activation_checkpointing); the Trainer refuses both at once.
+    ...(plan.recompute === "full" && format !== "fsdp" ? ["--gradient_checkpointing"] : []),
+  ];
+  const parts = [
+    ...(args.length ? [args.join(" ")] : []),
+    ...(plan.attention === "flash" ? ['attn_implementation="flash_attention_2" when loading the model'] : []),
+    ...(plan.recompute === "selective" ? ["selective recomputation is Megatron's (--recompute-granularity selective): the Trainer has none, so this plan runs there only as none or full"] : []),
+  ];
+  return parts.length ? `not in this file: ${parts.join(", and ")}` : "";
 }

@@ -17,7 +17,7 @@ export { compareTable1Row, MEGATRON_2021_RUNTIME, MEGATRON_2021_SPACE, type Tabl
 export { PUBLISHED_RUNS, predictPublishedRun, type PublishedRun } from "./publishedRuns.js";
 export { planRuntime, megatronExtraStateBytes } from "./planRuntime.js";
 export { gptArch } from "./gptArch.js";
-export { exportPlan, type ExportFormat } from "./exportPlan.js";
+export { exportPlan, runNote, type ExportFormat } from "./exportPlan.js";
 export { modelFlopsUtilization } from "./modelFlopsUtilization.js";
 export { rejectionReason, reasonKind } from "./rejectionReason.js";
 export { dataParallelCommTime, dataParallelCollectives, type DataParallelCommOptions, type DataParallelCollective } from "./dataParallelCommTime.js";
