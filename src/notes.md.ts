@@ -75,6 +75,23 @@ const NOTES: Note[] = [
 
 const order = (slug: string) => chapterBySlug(slug).number;
 
+/** Chapters that go beyond the notes: no note covers them (chapter slug → what the chapter adds). */
+const BEYOND_NOTES: [string, string][] = [
+  ["expert-parallel", "Mixture-of-experts layers (routing, capacity, load balancing) and expert parallelism with its all-to-alls, from the papers and Megatron-LM's source."],
+];
+
+const beyond = `## Beyond the notes
+
+No note covers these chapters; they follow the primary sources their pages cite.
+
+<table class="notes-coverage">
+<thead><tr><th scope="col">chapter</th><th scope="col">what it adds</th></tr></thead>
+<tbody>
+${[...BEYOND_NOTES].sort((a, b) => order(a[0]) - order(b[0])).map(([slug, text]) => `<tr><th scope="row">${chapterLink(slug)}</th><td>${inline(text)}</td></tr>`).join("\n")}
+</tbody>
+</table>
+`;
+
 const noteSections = NOTES.map((n) => `## Note ${n.id}: ${n.title}
 
 *${n.titleZh}*
@@ -114,6 +131,7 @@ says so in a box headed *Correction*, with the primary source; the table at
 the end lists every such box.
 
 ${noteSections}
+${beyond}
 ## Errata
 
 Every place where the course corrects the notes${CORRECTIONS.length ? ` (${CORRECTIONS.length}: ${byChapter})` : ""}, from the same
