@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { normalizeArgv } from "../cliArgv.js";
+import { normalizeArgv } from "../normalizeArgv.js";
 import { basename } from "node:path";
 import { didYouMean } from "../suggest.js";
 import { parseModelConfig, type ModelArch } from "./parseModelConfig.js";

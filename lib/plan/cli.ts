@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { didYouMean } from "../suggest.js";
-import { normalizeArgv } from "../cliArgv.js";
+import { normalizeArgv } from "../normalizeArgv.js";
 import { contextWarning, formatGiB, isPresetName, parseModelConfig, PRESET_NAMES, type ModelArch, type OptimizerName, type Precision } from "../memory/index.js";
 import { loadPresetText } from "../memory/loadPresetText.js";
 import { LINK_PRESETS } from "../collectives/index.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { normalizeArgv } from "./cliArgv.js";
+import { normalizeArgv } from "./normalizeArgv.js";
 
 describe("normalizeArgv(argv)", () => {
   it("joins a negative value to its flag, so the flag's range check answers", () => {
