@@ -54,6 +54,7 @@ describe("npm run plan (main)", () => {
     const r = main(["--model", "llama-2-70b", "--global-batch", "1024", "--gpus", "1048576"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/No well-formed plan: with 1,048,576 GPUs/);
+    expect(main(["--model", "llama-2-7b", "--global-batch", "64", "--gpus", "3", "--gpus-per-node", "3"]).stdout).toMatch(/The nearest global batches that have one: 63 or 66 \(--global-batch\); or use fewer GPUs\./);
     const g = main(["--model", "gpt2", "--global-batch", "64", "--seq", "2048"]);
     expect(g.code).toBe(2);
     expect(g.stderr).toMatch(/--seq \(2048\) exceeds the model's n_positions \(1024\)/);

@@ -11,6 +11,7 @@ import { DEFAULT_MEMORY_HEADROOM } from "./memoryHeadroom.js";
 import { GPU_PRESETS } from "../perf/gpuPresets.js";
 import { exportPlan, runNote, type ExportFormat } from "./exportPlan.js";
 import { searchPlans, singleChanges } from "./searchPlans.js";
+import { nearestGlobalBatches } from "./nearestGlobalBatches.js";
 import { reasonKind } from "./rejectionReason.js";
 import { evaluatePlan, type PlanResult } from "./evaluatePlan.js";
 import { readMegatronLaunch, type MegatronLaunch } from "./readMegatronLaunch.js";
@@ -235,7 +236,8 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
         `Assumptions of the best plan: ${r.ranked[0].time.assumptions.join("; ")}.`,
       );
     } else if (r.rejected.length === 0) {
-      lines.push(`No well-formed plan: with ${fmt(N)} GPUs, no micro-batch b makes b × (data-parallel size) divide the global batch of ${fmt(workload.globalBatch)}, for any tensor and pipeline size the model allows. Use fewer GPUs or a larger global batch.`);
+      const near = nearestGlobalBatches(arch, c, workload.globalBatch);
+      lines.push(`No well-formed plan: with ${fmt(N)} GPUs, no micro-batch b makes b × (data-parallel size) divide the global batch of ${fmt(workload.globalBatch)}, for any tensor and pipeline size the model allows. The nearest global batches that have one: ${near.below !== null ? `${fmt(near.below)} or ` : ""}${fmt(near.above)} (--global-batch); or use fewer GPUs.`);
     } else {
       const best = r.rejected[0];
       const changes = singleChanges(arch, best.plan, c, workload);

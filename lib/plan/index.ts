@@ -6,7 +6,8 @@
 export { GPU_PRESETS, gpuPreset, gpuRoofline, type GpuSpec } from "../perf/gpuPresets.js";
 export { CLUSTER_PRESETS, clusterPreset, clusterOf, checkCluster, type Cluster, type ClusterPreset } from "./clusterPresets.js";
 export { planLabel, type Plan, type Workload } from "./planLabel.js";
-export { enumeratePlans, checkWorkload, type PlanSpace } from "./enumeratePlans.js";
+export { enumeratePlans, checkWorkload, layouts, DEFAULT_MICRO_BATCHES, type PlanSpace } from "./enumeratePlans.js";
+export { nearestGlobalBatches } from "./nearestGlobalBatches.js";
 export { stepTime, OVERLAP_COMM_SMS, type StepTime, type StepTimeOptions, type RuntimeOptions } from "./stepTime.js";
 export { microBatchTime, layerShape, type MicroBatchTime, type TensorParallelRuntime } from "./microBatchTime.js";
 export { DEFAULT_MEMORY_HEADROOM, usableMemoryBytes, checkHeadroom } from "./memoryHeadroom.js";
