@@ -64,6 +64,8 @@ describe("parseDeepSpeedConfig: NVMe offload's aio block and pipelining", () => 
 
   it("an unknown aio key is ignored (get_scalar_param reads six keys) and reported; NVMe without aio notes the defaults", () => {
     expect(parse({ aio: { block_sise: 1 } }).ignored[0]).toMatch(/^aio.block_sise: .* \(did you mean "block_size"\?\)/);
+    // DeepSpeed v0.16.4 (PR #7056) renamed thread_count; a config written for an older release loses it silently.
+    expect(parse({ aio: { thread_count: 2 } }).ignored[0]).toMatch(/^aio.thread_count: not an aio key; .* \(renamed intra_op_parallelism in DeepSpeed v0\.16\.4, PR #7056: write that\)/);
     expect(parse({ zero_optimization: { stage: 3, offload_optimizer: { device: "nvme" } } }).notes).toContain("NVMe offload without an aio block: DeepSpeed uses the aio defaults (block_size 1 MiB, queue_depth 8, …)");
   });
 

@@ -61,6 +61,14 @@ describe("readAccelerateConfig: accelerate config files (accelerate 16cb6eb)", (
     expect(o).toMatchObject({ zeroStage: 3, precision: "bf16", numGpus: 8 });
   });
 
+  it("a DeepSpeed config offloading to NVMe says where the offloaded bytes live (the drive, not host memory)", () => {
+    const nvme = '{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true}, "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "nvme", "nvme_path": "/nvme"}, "offload_param": {"device": "nvme", "nvme_path": "/nvme"}}}';
+    const o = shardingForEstimate({ deepspeed: nvme, dataParallel: 8, defaults: D });
+    expect(o.offload).toBe("optimizer+params");
+    expect(o.notes.join("\n")).toMatch(/offload to NVMe \(ZeRO-Infinity\): the "\(CPU, offloaded\)" bytes live on the NVMe drive, with pinned CPU buffers/);
+    expect(shardingForEstimate({ deepspeed: nvme.replace(/nvme"/g, 'cpu"'), dataParallel: 8, defaults: D }).notes.join("\n")).not.toMatch(/NVMe/);
+  });
+
   it("HYBRID_SHARD on one machine (accelerate's default num_machines 1) has one shard group and no replica: FULL_SHARD's memory; across machines it is refused", () => {
     const cfg = (machines: number, strategy: string) => readAccelerateConfig(`distributed_type: FSDP\nnum_machines: ${machines}\nnum_processes: ${8 * machines}\nfsdp_config:\n  fsdp_sharding_strategy: ${strategy}\n`, "h.yaml");
     const one = shardingForEstimate({ accelerate: cfg(1, "HYBRID_SHARD"), dataParallel: 8, defaults: D });

@@ -107,6 +107,8 @@ export function shardingForEstimate(o: EstimateFlags & { deepspeed?: string; fsd
   // Chapter 9's rule (lib/offload resolveOffloadConfig): parameters go to the CPU only with the optimizer.
   if (ds.offloadParam && !ds.offloadOptimizer) throw new RangeError("zero_optimization.offload_param needs zero_optimization.offload_optimizer too: the course models parameter offload only with the optimizer offloaded (ZeRO-Infinity's placement)");
   const offload: Offload = ds.offloadParam ? "optimizer+params" : ds.offloadOptimizer ? "optimizer" : "none";
+  const nvme = [ds.offloadOptimizer, ds.offloadParam].filter((x) => x?.device === "nvme").length;
+  if (nvme) notes.push(`offload to NVMe (ZeRO-Infinity): the "(CPU, offloaded)" bytes live on the NVMe drive${nvme === 2 || !ds.offloadParam ? "" : " for the part offloaded there"}, with pinned CPU buffers for the transfers (buffer_count × buffer_size), not in host memory`);
   if (ds.precision === "fp32" && !o.precision) notes.push("the config enables neither fp16 nor bf16, so DeepSpeed trains in fp32; give --precision bf16 to model the Trainer's --bf16 (which adds a bf16 block)");
   return {
     zeroStage: ds.stage, precision: ds.precision, offload, microBatch: ds.microBatchPerGpu,
