@@ -118,6 +118,10 @@ describe("readMegatronLaunch(text) against Megatron-LM's rules (arguments.py at 
     expect(fp32Grads.time.assumptions.join("; ")).toMatch(/Megatron-LM collectives, gradients reduced in fp32/);
   });
 
+  it("says that an FP8 launch is judged as its 16-bit precision (time and activations: upper bounds)", () => {
+    expect(readMegatronLaunch(`${gpt} --bf16 --fp8-format hybrid`, { worldSize: 8 }).notes.join("\n")).toMatch(/--fp8-format hybrid: FP8 is not modelled, the run is judged as bf16/);
+  });
+
   it("--sequence-parallel is dropped at t = 1, as Megatron drops it", () => {
     const r = readMegatronLaunch(`${gpt} --sequence-parallel`, { worldSize: 8 });
     expect(r.sequenceParallel).toBe(false);

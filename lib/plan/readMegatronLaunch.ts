@@ -151,6 +151,7 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
     globalBatch = int("--global-batch-size", mbs * dataParallel);
     if (globalBatch % (mbs * dataParallel) !== 0) throw new RangeError(`global batch size (${globalBatch}) is not divisible by micro batch size (${mbs}) times data parallel size (${dataParallel}) (Megatron's words)`);
   } else if (on("--global-batch-size")) globalBatch = int("--global-batch-size");
+  if (on("--fp8-format")) notes.push(`--fp8-format ${str("--fp8-format") ?? ""}: FP8 is not modelled, the run is judged as ${precision} (Transformer Engine's FP8 GEMMs run at up to twice the 16-bit peak and keep 1-byte copies of their inputs for backward), so its time and activation memory here are upper bounds`);
   if (cp > 1) notes.push(`--context-parallel-size ${cp}: each GPU holds ${seqLen / cp} of the ${seqLen} tokens; context parallelism is not modelled beyond that`);
   const moe = readMoe(str, int, on, L, ffn, notes);
   if (ignored.length) notes.push(`not modelled (read, no effect on the estimate): ${ignored.join(" ")}`);
