@@ -36,6 +36,7 @@ const REQUIRED = {
   offload: ["offload-adam-kernel"],
   sophia: ["sophia-kernel-webgl2"],
   plan: ["plan-search"],
+  "context-parallel": ["cp-training-equals-single", "ring-kernel-webgl2", "ring-webgpu"],
 };
 
 const WIDTHS = [1280, 390];

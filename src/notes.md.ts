@@ -77,6 +77,7 @@ const order = (slug: string) => chapterBySlug(slug).number;
 
 /** Chapters that go beyond the notes: no note covers them (chapter slug → what the chapter adds). */
 const BEYOND_NOTES: [string, string][] = [
+  ["context-parallel", "Ring attention over a sequence split across GPUs, its load balance under a causal mask, the all-gather that Llama 3 used and DeepSpeed-Ulysses, from the papers and Megatron-LM's and Transformer Engine's source."],
   ["expert-parallel", "Mixture-of-experts layers (routing, capacity, load balancing) and expert parallelism with its all-to-alls, from the papers and Megatron-LM's source."],
 ];
 
