@@ -76,6 +76,7 @@ Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
   --fsdp-config FILE the Trainer's --fsdp_config JSON (with --fsdp words)
   --megatron-args F  a Megatron-LM launch (script or command line): model, layout, batch, precision,
                        distributed optimizer (ZeRO-1), recomputation; instead of --model and those flags
+                       (--gpus replaces its torchrun world size)
   --gpu-mem G        GiB per GPU: also say whether the PEAK fits          (default: not judged)
   --json             print {params, perGpu: {…, total}, peak: {lines, total}, …} in bytes
   --verbose          also print the convention (what is and is not counted)

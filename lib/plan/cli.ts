@@ -37,6 +37,7 @@ Model and workload
   --optimizer O        adamw | sgd-momentum | sgd                           (default adamw)
   --megatron-args F    a Megatron-LM launch (script or command line): its model, batch, sequence,
                          precision and layout; the planner judges that layout and ranks it
+                         (--gpus or --cluster replaces its torchrun world size)
 Cluster: a preset, or a GPU type and counts
   --cluster C          ${CLUSTER_PRESETS.map((c) => c.id).join(" | ")}
   --gpu G              ${GPU_PRESETS.map((g) => g.id).join(" | ")}
@@ -119,14 +120,12 @@ function loadMegatron(values: Record<string, string | boolean | undefined>): { r
   for (const f of ["model", "global-batch", "seq", "precision"]) if (values[f] !== undefined) throw new UsageError(`--${f} and --megatron-args both set it; give one`);
   if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`--megatron-args ${JSON.stringify(path)}: no such file`);
   let run: MegatronLaunch;
-  try { run = readMegatronLaunch(readFileSync(path, "utf8"), { worldSize: values.gpus !== undefined ? int("gpus", values.gpus as string, 8, 1, 2 ** 20) : undefined }); } catch (e) { throw new UsageError(`--megatron-args ${JSON.stringify(path)}: ${(e as Error).message}`); }
+  const ids = CLUSTER_PRESETS.map((c) => c.id);
+  const preset = values.cluster !== undefined ? clusterPreset(choice("cluster", values.cluster as string, ids, ids[0])) : undefined;
+  const worldSize = preset ? preset.gpusPerNode * preset.nodes : values.gpus !== undefined ? int("gpus", values.gpus as string, 8, 1, 2 ** 20) : undefined;
+  try { run = readMegatronLaunch(readFileSync(path, "utf8"), { worldSize }); } catch (e) { throw new UsageError(`--megatron-args ${JSON.stringify(path)}: ${(e as Error).message}`); }
   if (run.worldSize === null) throw new UsageError(`--megatron-args ${JSON.stringify(path)}: the text has no torchrun --nproc_per_node/--nnodes; give --gpus`);
-  if (values.gpus !== undefined && Number(values.gpus) !== run.worldSize) throw new UsageError(`--gpus (${values.gpus}) and the launch's torchrun world size (${run.worldSize}) differ; give one`);
-  if (values.cluster !== undefined) {
-    const n = clusterPreset(values.cluster as string);
-    if (n.gpusPerNode * n.nodes !== run.worldSize) throw new UsageError(`--cluster ${values.cluster} has ${n.gpusPerNode * n.nodes} GPUs but the launch uses ${run.worldSize}`);
-    return { run, clusterValues: values };
-  }
+  if (preset) return { run, clusterValues: values };
   return { run, clusterValues: { ...values, gpus: String(run.worldSize) } };
 }
 

@@ -18,10 +18,18 @@ describe("npm run plan -- --megatron-args (main)", () => {
     expect(text).toMatch(/16 × NVIDIA H100 80GB .*global batch 128 × 4096 tokens; bf16/);
   });
 
-  it("refuses flags the launch already sets, a world size that contradicts it, and a missing file (path as typed)", () => {
+  it("--gpus (or --cluster) replaces the launch's torchrun world (a script's node count is a placeholder: NUM_NODES=1, $SLURM_NNODES), with a note; the global batch stays, the accumulation follows", () => {
+    const out = JSON.parse(main(["--megatron-args", SCRIPT, "--gpus", "32", "--gpu", "h100-80gb", "--json", "--top", "1"]).stdout);
+    expect(out.megatron.plan).toMatchObject({ dataParallel: 8, tensorParallel: 2, pipelineParallel: 2, microBatch: 2, gradAccum: 8 }); // 128 = 2 · 8 · 8
+    expect(out.megatron.notes.join("\n")).toMatch(/32 GPUs as given, not the text's torchrun 16/);
+    const onPreset = JSON.parse(main(["--megatron-args", SCRIPT, "--cluster", "8x-a100-80gb", "--json", "--top", "1"]).stdout); // it used to refuse: "has 8 GPUs but the launch uses 16"
+    expect(onPreset.megatron.plan).toMatchObject({ dataParallel: 2, gradAccum: 32 }); // 128 = 2 · 2 · 32
+  });
+
+  it("refuses flags the launch already sets, a world size its layout cannot divide, and a missing file (path as typed)", () => {
     expect(main(["--megatron-args", SCRIPT, "--model", "llama-2-7b"]).stderr).toMatch(/--model and --megatron-args both set it/);
     expect(main(["--megatron-args", SCRIPT, "--global-batch", "64"]).stderr).toMatch(/--global-batch and --megatron-args both set it/);
-    expect(main(["--megatron-args", SCRIPT, "--gpus", "8"]).stderr).toMatch(/--gpus \(8\) and the launch's torchrun world size \(16\) differ/);
+    expect(main(["--megatron-args", SCRIPT, "--gpus", "6"]).stderr).toMatch(/world size \(6\) is not divisible by total_model_size \(4 = tensor 2 × pipeline 2 × context 1\)/);
     expect(main(["--megatron-args", "./My_Run.sh"]).stderr).toMatch(/--megatron-args "\.\/My_Run\.sh": no such file/);
   });
 

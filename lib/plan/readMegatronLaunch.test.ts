@@ -75,6 +75,14 @@ describe("readMegatronLaunch(text) against Megatron-LM's rules (arguments.py at 
     expect(readMegatronLaunch(`${gpt} --swiglu`, { worldSize: 8 }).arch.intermediateSize).toBe(Math.floor((4 * 2048 * 2) / 3 / 64) * 64); // 5440
   });
 
+  it("no --tokenizer-type is pretrain_gpt.py's default GPT2BPETokenizer: 50,257 padded to 128 × t (Megatron-LM's examples/gpt3 175B script, t = 8: 51,200; it used to be refused)", () => {
+    const noTok = gpt.replace(" --tokenizer-type GPT2BPETokenizer", " --vocab-file gpt2-vocab.json --merge-file gpt2-merges.txt");
+    const r = readMegatronLaunch(`${noTok} --tensor-model-parallel-size 8`, { worldSize: 8 });
+    expect(r.arch.vocabSize).toBe(51200); // ceil(50257 / 1024) · 1024
+    expect(r.notes.join("\n")).toMatch(/no --tokenizer-type: pretrain_gpt.py's default GPT2BPETokenizer/);
+    expect(readMegatronLaunch(`${noTok} --vocab-size 32000`, { worldSize: 8 }).arch.vocabSize).toBe(32000);
+  });
+
   it("--num-query-groups counts only with --group-query-attention, whose default is one group", () => {
     expect(readMegatronLaunch(`${gpt} --num-query-groups 4`, { worldSize: 8 }).arch.numKvHeads).toBe(16);
     expect(readMegatronLaunch(`${gpt} --group-query-attention --num-query-groups 4`, { worldSize: 8 }).arch.numKvHeads).toBe(4);

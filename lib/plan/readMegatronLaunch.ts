@@ -12,7 +12,7 @@ import type { RuntimeOptions } from "./stepTime.js";
 /** What a Megatron launch trains, and how. */
 export interface MegatronLaunch {
   arch: ModelArch;
-  /** torchrun's --nproc_per_node × --nnodes, or the caller's worldSize, or null. */
+  /** the caller's worldSize, or torchrun's --nproc_per_node × --nnodes, or null. */
   worldSize: number | null;
   tensorParallel: number;
   pipelineParallel: number;
@@ -63,17 +63,17 @@ const MODELLED = ["--tensor-model-parallel-size", "--pipeline-model-parallel-siz
  * --untie-embeddings-and-output-weights; the switches the step time reads (`runtime`): --overlap-grad-reduce and
  * --overlap-param-gather off unless given (the latter needs the former and --use-distributed-optimizer),
  * --grad-reduce-in-bf16, --tp-comm-overlap, dropout 0.1 unless --attention-dropout/--hidden-dropout say 0;
- * the vocabulary (GPT2BPETokenizer 50,257, otherwise
+ * the vocabulary (GPT2BPETokenizer 50,257, pretrain_gpt.py's default when --tokenizer-type is absent; otherwise
  * --vocab-size) is padded to a multiple of --make-vocab-size-divisible-by (128) × t.
  *
  * @param text the script or command line
- * @param o `worldSize`: the GPU count when the text has no torchrun --nproc_per_node/--nnodes
+ * @param o `worldSize`: the GPU count, in place of the text's torchrun --nproc_per_node × --nnodes (a note says so when they differ)
  * @returns {@link MegatronLaunch}
  * @throws RangeError naming the flag: `--tensor-model-parallel-size $TP: $TP is not set in the text (assign it, e.g. TP=2, or write the number)`;
  *   `--num-layers is required (Megatron: "num_layers argument is None")`; `world size (12) is not divisible by total_model_size (8) …`
  * @example readMegatronLaunch("--num-layers 24 --hidden-size 2048 --num-attention-heads 16 --seq-length 2048 --max-position-embeddings 2048 --micro-batch-size 4 --tokenizer-type GPT2BPETokenizer", { worldSize: 8 }).globalBatch // 32
  * @see NVIDIA/Megatron-LM megatron/training/arguments.py (validate_args), megatron/core/transformer/transformer_config.py (__post_init__),
- *   megatron/core/num_microbatches_calculator.py, megatron/core/tokenizers/utils/build_tokenizer.py (vocab_size_with_padding) at d98e8a6
+ *   megatron/core/num_microbatches_calculator.py, pretrain_gpt.py (args_defaults), megatron/core/tokenizers/utils/build_tokenizer.py (vocab_size_with_padding) at d98e8a6
  */
 export function readMegatronLaunch(text: string, o: { worldSize?: number } = {}): MegatronLaunch {
   const all = shellFlags(text);
@@ -106,7 +106,10 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
   const nproc = by.has("--nproc_per_node") ? int("--nproc_per_node") : by.has("--nproc-per-node") ? int("--nproc-per-node") : null;
   const nnodesText = str("--nnodes");
   if (nnodesText !== undefined && !/^\d+$/.test(nnodesText)) throw new RangeError(`--nnodes ${nnodesText}: an elastic range is not a fixed world size; give the node count`);
-  const worldSize = nproc !== null ? nproc * (nnodesText !== undefined ? Number(nnodesText) : 1) : o.worldSize ?? null;
+  const textWorld = nproc !== null ? nproc * (nnodesText !== undefined ? Number(nnodesText) : 1) : null;
+  const worldSize = o.worldSize ?? textWorld;
+  if (o.worldSize !== undefined && textWorld !== null && textWorld !== o.worldSize) notes.push(`${o.worldSize} GPUs as given, not the text's torchrun ${textWorld} (--nproc_per_node × --nnodes)`);
+  const whence = o.worldSize !== undefined ? "" : textWorld !== null ? `; the text's torchrun --nproc_per_node × --nnodes, give --gpus N for another cluster` : "";
   const t = int("--tensor-model-parallel-size", 1), p = int("--pipeline-model-parallel-size", 1), cp = int("--context-parallel-size", 1);
   const L = int("--num-layers"), h = int("--hidden-size"), a = int("--num-attention-heads"), maxPos = int("--max-position-embeddings"), seqLen = int("--seq-length");
   const mbs = int("--micro-batch-size");
@@ -146,7 +149,7 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
   if (!Number.isInteger(v)) throw new RangeError(`--num-layers-per-virtual-pipeline-stage must divide the layers per pipeline stage (${L / p})`);
   let dataParallel: number | null = null, globalBatch: number | null = null;
   if (worldSize !== null) {
-    if (worldSize % (t * p * cp) !== 0) throw new RangeError(`world size (${worldSize}) is not divisible by total_model_size (${t * p * cp} = tensor ${t} × pipeline ${p} × context ${cp}) (Megatron's words)`);
+    if (worldSize % (t * p * cp) !== 0) throw new RangeError(`world size (${worldSize}) is not divisible by total_model_size (${t * p * cp} = tensor ${t} × pipeline ${p} × context ${cp}) (Megatron's words${whence})`);
     dataParallel = worldSize / (t * p * cp);
     globalBatch = int("--global-batch-size", mbs * dataParallel);
     if (globalBatch % (mbs * dataParallel) !== 0) throw new RangeError(`global batch size (${globalBatch}) is not divisible by micro batch size (${mbs}) times data parallel size (${dataParallel}) (Megatron's words)`);
@@ -197,7 +200,9 @@ type Int = (flag: string, fallback?: number, min?: number) => number;
 function readVocab(str: Str, int: Int, t: number, notes: string[]): number {
   const padded = str("--padded-vocab-size");
   if (padded !== undefined) return int("--padded-vocab-size");
-  const tok = str("--tokenizer-type");
+  const given = str("--tokenizer-type");
+  const tok = given ?? "GPT2BPETokenizer";
+  if (given === undefined && str("--vocab-size") === undefined) notes.push("no --tokenizer-type: pretrain_gpt.py's default GPT2BPETokenizer (50,257 tokens)");
   const raw = str("--vocab-size") !== undefined ? int("--vocab-size") : tok === "GPT2BPETokenizer" ? 50257 : null;
   if (raw === null) throw new RangeError(`the vocabulary size comes from the tokenizer${tok ? ` (--tokenizer-type ${tok})` : ""}, which this reader cannot open: add --vocab-size N to the arguments (e.g. 32000 for Llama 2's)`);
   const multiple = int("--make-vocab-size-divisible-by", 128) * t;
