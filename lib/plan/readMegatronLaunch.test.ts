@@ -40,6 +40,13 @@ describe("shellFlags(text)", () => {
     expect(f.map((x) => [x.flag, x.value, x.unresolved])).toEqual([["--global-batch-size", "128", []], ["--micro-batch-size", "4", []]]);
   });
 
+  it("a comment's trailing backslash continues nothing, and the command of bash -c \"…\" is split as the inner shell splits it (BigScience's tr11-176B-ml.slurm: both lost its whole command line)", () => {
+    const text = 'A="--num-layers 24"\n#    --universal-checkpoint \\\nexport CMD=" \\\n    `pwd`/pretrain_gpt.py $A \\\n    --bf16"\nLAUNCHER="python -m torch.distributed.run --nproc_per_node 8 --nnodes $SLURM_NNODES"\nsrun --jobid 1 bash -c "$LAUNCHER --node_rank \\$SLURM_PROCID $CMD" 2>&1 | tee log';
+    const f = shellFlags(text);
+    expect(f.map((x) => x.flag)).toEqual(["--jobid", "--nproc_per_node", "--nnodes", "--node_rank", "--num-layers", "--bf16"]);
+    expect(f.find((x) => x.flag === "--nnodes")!.unresolved).toEqual(["SLURM_NNODES"]); // unset inside the expanded $LAUNCHER
+  });
+
   it("property: --flag=value and --flag value read the same", () => {
     fc.assert(fc.property(fc.stringMatching(/^[a-z][a-z-]{0,12}$/), fc.integer({ min: 0, max: 1e6 }), (name, v) => {
       expect(shellFlags(`--${name}=${v}`)).toEqual(shellFlags(`--${name} ${v}`));
@@ -81,6 +88,18 @@ describe("readMegatronLaunch(text) against Megatron-LM's rules (arguments.py at 
     expect(r.arch.vocabSize).toBe(51200); // ceil(50257 / 1024) · 1024
     expect(r.notes.join("\n")).toMatch(/no --tokenizer-type: pretrain_gpt.py's default GPT2BPETokenizer/);
     expect(readMegatronLaunch(`${noTok} --vocab-size 32000`, { worldSize: 8 }).arch.vocabSize).toBe(32000);
+  });
+
+  it("a SLURM launch: $SLURM_NNODES unset asks for --gpus, which makes it moot; a Megatron-DeepSpeed pipeline split unevenly is refused with its reason; --checkpoint-activations is full recomputation", () => {
+    const slurm = `${gpt} --nproc_per_node 8 --nnodes $SLURM_NNODES`;
+    expect(() => readMegatronLaunch(slurm)).toThrow(/\$SLURM_NNODES is not set in the text .*; or give --gpus N/);
+    expect(readMegatronLaunch(slurm, { worldSize: 16 }).dataParallel).toBe(16);
+    const bloomLike = `${gpt.replace("--num-layers 24", "--num-layers 70")} --pipeline-model-parallel-size 12 --deepspeed --pp-partition-method type:transformer|embedding`;
+    expect(() => readMegatronLaunch(bloomLike, { worldSize: 96 })).toThrow(/a Megatron-DeepSpeed launch \(--deepspeed\), whose DeepSpeed PipelineModule splits the layers by --pp-partition-method type:transformer\|embedding/);
+    expect(() => readMegatronLaunch(bloomLike.replace(" --deepspeed", ""), { worldSize: 96 })).toThrow(/must be divisible by --pipeline-model-parallel-size \(12\)/);
+    const old = readMegatronLaunch(`${gpt} --checkpoint-activations`, { worldSize: 8 });
+    expect(old.recompute).toBe("full");
+    expect(old.notes.join("\n")).toMatch(/--checkpoint-activations: full recomputation .* current Megatron-LM refuses it/);
   });
 
   it("--num-query-groups counts only with --group-query-attention, whose default is one group", () => {

@@ -43,7 +43,7 @@ const TORCHRUN = ["--nproc_per_node", "--nproc-per-node", "--nnodes", "--node_ra
 const MODELLED = ["--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size", "--sequence-parallel", "--micro-batch-size", "--global-batch-size",
   "--num-layers", "--hidden-size", "--num-attention-heads", "--num-query-groups", "--group-query-attention", "--ffn-hidden-size", "--kv-channels", "--seq-length",
   "--max-position-embeddings", "--swiglu", "--bf16", "--fp16", "--use-distributed-optimizer", "--recompute-activations", "--recompute-granularity", "--recompute-method",
-  "--recompute-num-layers", "--normalization", "--position-embedding-type", "--use-rotary-position-embeddings", "--no-position-embedding", "--untie-embeddings-and-output-weights",
+  "--recompute-num-layers", "--checkpoint-activations", "--normalization", "--position-embedding-type", "--use-rotary-position-embeddings", "--no-position-embedding", "--untie-embeddings-and-output-weights",
   "--disable-bias-linear", "--add-qkv-bias", "--vocab-size", "--padded-vocab-size", "--make-vocab-size-divisible-by", "--tokenizer-type", "--num-layers-per-virtual-pipeline-stage",
   "--num-virtual-stages-per-pipeline-rank", "--attention-backend", "--use-flash-attn", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
   "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--expert-model-parallel-size", "--multi-latent-attention",
@@ -103,10 +103,18 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
     return n;
   };
   if (on("--multi-latent-attention")) throw new RangeError("--multi-latent-attention is not modelled for Megatron arguments: estimate the model from its config.json (e.g. --model deepseek-v3)");
-  const nproc = by.has("--nproc_per_node") ? int("--nproc_per_node") : by.has("--nproc-per-node") ? int("--nproc-per-node") : null;
-  const nnodesText = str("--nnodes");
-  if (nnodesText !== undefined && !/^\d+$/.test(nnodesText)) throw new RangeError(`--nnodes ${nnodesText}: an elastic range is not a fixed world size; give the node count`);
-  const textWorld = nproc !== null ? nproc * (nnodesText !== undefined ? Number(nnodesText) : 1) : null;
+  const readTextWorld = (): number | null => {
+    const nproc = by.has("--nproc_per_node") ? int("--nproc_per_node") : by.has("--nproc-per-node") ? int("--nproc-per-node") : null;
+    const nnodesText = str("--nnodes");
+    if (nnodesText !== undefined && !/^\d+$/.test(nnodesText)) throw new RangeError(`--nnodes ${nnodesText}: an elastic range is not a fixed world size; give the node count`);
+    return nproc !== null ? nproc * (nnodesText !== undefined ? Number(nnodesText) : 1) : null;
+  };
+  // With the caller's world size, an unset $SLURM_NNODES in the text does not matter.
+  let textWorld: number | null = null;
+  if (o.worldSize === undefined) {
+    try { textWorld = readTextWorld(); } catch (e) { throw new RangeError(`${(e as Error).message}; or give --gpus N`); }
+  }
+  else try { textWorld = readTextWorld(); } catch { textWorld = null; }
   const worldSize = o.worldSize ?? textWorld;
   if (o.worldSize !== undefined && textWorld !== null && textWorld !== o.worldSize) notes.push(`${o.worldSize} GPUs as given, not the text's torchrun ${textWorld} (--nproc_per_node × --nnodes)`);
   const whence = o.worldSize !== undefined ? "" : textWorld !== null ? `; the text's torchrun --nproc_per_node × --nnodes, give --gpus N for another cluster` : "";
@@ -115,6 +123,10 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
   const mbs = int("--micro-batch-size");
   if (seqLen > maxPos) throw new RangeError(`--seq-length (${seqLen}) must be at most --max-position-embeddings (${maxPos}) (Megatron: "max_position_embeddings (${maxPos}) must be greater than or equal to seq_length (${seqLen}).")`);
   if (cp > 1 && seqLen % (2 * cp) !== 0) throw new RangeError(`--seq-length (${seqLen}) must be a multiple of 2 × --context-parallel-size (${2 * cp})`);
+  if (L % p !== 0 && on("--deepspeed")) {
+    const method = str("--pp-partition-method");
+    throw new RangeError(`--num-layers (${L}) over --pipeline-model-parallel-size (${p}): a Megatron-DeepSpeed launch (--deepspeed), whose DeepSpeed PipelineModule splits the layers by ${method ? `--pp-partition-method ${method}` : "its partition method"}, unevenly; this reader models Megatron-LM, whose stages hold L/p layers each, so it cannot size this pipeline`);
+  }
   if (L % p !== 0) throw new RangeError(`--num-layers (${L}) must be divisible by --pipeline-model-parallel-size (${p}) (Megatron: "Number of layers should be divisible by the pipeline-model-parallel size")`);
   const swiglu = on("--swiglu");
   const ffn = int("--ffn-hidden-size", swiglu ? Math.floor((4 * h * 2) / 3 / 64) * 64 : 4 * h);
@@ -213,6 +225,11 @@ function readVocab(str: Str, int: Int, t: number, notes: string[]): number {
 
 function readRecompute(str: Str, on: (f: string) => boolean, layersPerStage: number, notes: string[]): "none" | "selective" | "full" {
   const g = on("--recompute-activations") ? "selective" : str("--recompute-granularity");
+  if (g === undefined && on("--checkpoint-activations")) {
+    // Megatron-LM's flag until 3e71ad9 (2023-04-26), which made it exit "because it defaults to full recomputation which is slow"; Megatron-DeepSpeed keeps it.
+    notes.push("--checkpoint-activations: full recomputation of every layer, its meaning in Megatron-LM before 3e71ad9 (2023) and in Megatron-DeepSpeed; current Megatron-LM refuses it (use --recompute-granularity full --recompute-method uniform)");
+    return "full";
+  }
   if (g === undefined) return "none";
   if (g !== "full" && g !== "selective") throw new RangeError(`--recompute-granularity must be full or selective, got ${JSON.stringify(g)}`);
   const method = str("--recompute-method");

@@ -44,16 +44,19 @@ function words(line: string): Word[] {
 }
 
 /**
- * The logical lines of a text: backslash-newline continuations joined, comments dropped, and a
- * newline inside quotes kept inside its line (`ARGS="\n  --num-layers 32\n"` is one assignment).
+ * The logical lines of a text: backslash-newline continuations joined (a comment's trailing
+ * backslash continues nothing, as in bash), comments dropped, and a newline inside quotes kept
+ * inside its line (`ARGS="\n  --num-layers 32\n"` is one assignment).
  */
 function logicalLines(text: string): string[] {
-  const src = text.replace(/\\\r?\n/g, " ");
+  // A backslash-newline joins lines, but not at the end of a comment: bash ends a comment at the newline.
+  const src = text.replace(/\r/g, "");
   const lines: string[] = [];
   let cur = "", quote: string | null = null;
   for (let i = 0; i < src.length; i++) {
     const ch = src[i];
-    if (quote) { if (ch === quote) quote = null; cur += ch === "\r" ? "" : ch; continue; }
+    if (ch === "\\" && src[i + 1] === "\n" && quote !== "'") { cur += " "; i++; continue; }
+    if (quote) { if (ch === quote) quote = null; cur += ch; continue; }
     if (ch === "'" || ch === '"') { quote = ch; cur += ch; continue; }
     if (ch === "#" && (cur === "" || /[\s(]$/.test(cur))) { while (i + 1 < src.length && src[i + 1] !== "\n") i++; continue; }
     if (ch === "\n") { lines.push(cur); cur = ""; continue; }
@@ -116,7 +119,8 @@ function expand(text: string, vars: Map<string, string>): { value: string; unres
  * is another flag or the line ends. Flags inside bash arrays
  * (`ARGS=( --num-layers 24 "--vocab-size 128256" … )`) are read in place, a
  * quoted "--flag value" element as the two words the unquoted `${ARGS[@]}`
- * gives (Megatron-LM's examples/llama script writes its data flags so).
+ * gives (Megatron-LM's examples/llama script writes its data flags so); the
+ * quoted command of `bash -c "…"` is split as the inner shell splits it.
  *
  * @param text a script or a command line
  * @returns the flags in order (a flag given twice appears twice)
@@ -136,7 +140,7 @@ export function shellFlags(text: string): ShellFlag[] {
     if (w[0]?.text === "export") start = 1;
     const assign = /^([A-Za-z_]\w*)=([\s\S]*)$/.exec(w[start]?.text ?? "");
     if (assign && w.length === start + 1) { vars.set(assign[1], expand(assign[2], vars).value); continue; }
-    const tokens = w.flatMap((x) => argv(x, vars));
+    const tokens = w.flatMap((x, k) => argv(x, vars, k > 0 && w[k - 1].text === "-c" && !w[k - 1].quoted));
     for (let i = 0; i < tokens.length; i++) {
       const tok = tokens[i];
       if (!tok.value.startsWith("--") || tok.value === "--") continue;
@@ -156,13 +160,15 @@ export function shellFlags(text: string): ShellFlag[] {
  * What one word becomes on a command line: its variables expanded and, as bash splits an
  * unquoted expansion, split at whitespace (`$MODEL_ARGS` holding "--num-layers 32 …" gives its
  * flags). A quoted word that reads "--flag value" is split too: it is an element of a bash array
- * (`ARGS=( "--vocab-size 128256" )`), which the launch expands unquoted (`${ARGS[@]}`).
+ * (`ARGS=( "--vocab-size 128256" )`), which the launch expands unquoted (`${ARGS[@]}`). The word after
+ * `-c` (`srun … bash -c "$LAUNCHER $CMD"`, BigScience's SLURM scripts) is a command line the inner shell splits.
  */
-function argv(word: Word, vars: Map<string, string>): { value: string; written: string; unresolved: string[] }[] {
+function argv(word: Word, vars: Map<string, string>, command = false): { value: string; written: string; unresolved: string[] }[] {
   const ex = expand(word.text, vars);
-  const split = word.quoted ? /^--\S+\s/.test(ex.value) : ex.value !== word.text && /\s/.test(ex.value) && !ex.value.includes("$((");
+  const split = command || (word.quoted ? /^--\S+\s/.test(ex.value) : ex.value !== word.text && /\s/.test(ex.value) && !ex.value.includes("$(("));
   if (!split) return [{ value: ex.value, written: word.text, unresolved: ex.unresolved }];
   return ex.value.split(/\s+/).filter(Boolean).map((piece) => ({
-    value: piece, written: piece, unresolved: [...piece.matchAll(/\$\{?(\w+)/g)].map((m) => m[1]).filter((n) => ex.unresolved.includes(n)),
+    // A name left unexpanded in a piece is unset, also one that came from inside an expanded variable ($SLURM_NNODES in $LAUNCHER).
+    value: piece, written: piece, unresolved: [...piece.matchAll(/\$\{?(\w+)/g)].map((m) => m[1]).filter((n) => !vars.has(n)),
   }));
 }
