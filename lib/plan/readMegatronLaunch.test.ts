@@ -47,6 +47,14 @@ describe("shellFlags(text)", () => {
     expect(f.find((x) => x.flag === "--nnodes")!.unresolved).toEqual(["SLURM_NNODES"]); // unset inside the expanded $LAUNCHER
   });
 
+  it("knows the if/else branch of each flag (conditions are not evaluated): Megatron-LM's llama3 FP8 script sets --tokenizer-type in both arms", () => {
+    const text = 'X=()\nif [[ "$T" == "MOCK" ]]; then\n  X+=( "--tokenizer-type NullTokenizer" )\nelse\n  X+=( "--tokenizer-type HuggingFaceTokenizer" )\nfi\ntorchrun pretrain_gpt.py ${X[@]} --bf16';
+    expect(shellFlags(text).map((f) => [f.flag, f.branch])).toEqual([["--tokenizer-type", "1.0"], ["--tokenizer-type", "1.1"], ["--bf16", ""]]);
+    const notes = readMegatronLaunch(`${gpt.replace(" --tokenizer-type GPT2BPETokenizer", " --vocab-size 128256")}\n${text}`, { worldSize: 8 }).notes.join("\n");
+    expect(notes).toMatch(/--tokenizer-type is set in two branches of the text's if\/else \(NullTokenizer, then HuggingFaceTokenizer\): this reader does not evaluate conditions/);
+    expect(readMegatronLaunch(`${gpt} --micro-batch-size 2`, { worldSize: 8 }).notes.join("\n")).toMatch(/--micro-batch-size is given twice \(4, then 2\): argparse keeps the last/);
+  });
+
   it("property: --flag=value and --flag value read the same", () => {
     fc.assert(fc.property(fc.stringMatching(/^[a-z][a-z-]{0,12}$/), fc.integer({ min: 0, max: 1e6 }), (name, v) => {
       expect(shellFlags(`--${name}=${v}`)).toEqual(shellFlags(`--${name} ${v}`));
@@ -145,8 +153,11 @@ describe("readMegatronLaunch(text) against Megatron-LM's rules (arguments.py at 
     expect(fp32Grads.time.assumptions.join("; ")).toMatch(/Megatron-LM collectives, gradients reduced in fp32/);
   });
 
-  it("says that an FP8 launch is judged as its 16-bit precision (time and activations: upper bounds)", () => {
+  it("says that an FP8 launch is judged as its 16-bit precision (time and activations: upper bounds; weights too with --fp8-param-gather)", () => {
     expect(readMegatronLaunch(`${gpt} --bf16 --fp8-format hybrid`, { worldSize: 8 }).notes.join("\n")).toMatch(/--fp8-format hybrid: FP8 is not modelled, the run is judged as bf16/);
+    expect(readMegatronLaunch(`${gpt} --bf16 --fp8-format hybrid`, { worldSize: 8 }).notes.join("\n")).not.toMatch(/fp8-param-gather/);
+    // Megatron-LM's examples/llama/train_llama3_8b_h100_fp8.sh (d98e8a6) adds --fp8-param-gather: 1-byte weights, which the bf16 count overstates
+    expect(readMegatronLaunch(`${gpt} --bf16 --fp8-format hybrid --fp8-param-gather --use-distributed-optimizer`, { worldSize: 8 }).notes.join("\n")).toMatch(/--fp8-param-gather the GEMM weights are kept in FP8 \(1 byte, not 2/);
   });
 
   it("--sequence-parallel is dropped at t = 1, as Megatron drops it", () => {

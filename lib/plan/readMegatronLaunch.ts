@@ -80,7 +80,12 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
   const by = new Map<string, ShellFlag>();
   const notes: string[] = [], ignored: string[] = [];
   for (const f of all) {
-    if (by.has(f.flag) && by.get(f.flag)!.value !== f.value) notes.push(`${f.flag} is given twice (${by.get(f.flag)!.written ?? "on"}, then ${f.written ?? "on"}): argparse keeps the last`);
+    const before = by.get(f.flag);
+    if (before && before.value !== f.value) {
+      notes.push(before.branch !== f.branch && (before.branch || f.branch)
+        ? `${f.flag} is set in two branches of the text's if/else (${before.written ?? "on"}, then ${f.written ?? "on"}): this reader does not evaluate conditions and keeps the last; check it is the branch your run takes`
+        : `${f.flag} is given twice (${before.written ?? "on"}, then ${f.written ?? "on"}): argparse keeps the last`);
+    }
     by.set(f.flag, f);
     if (!MODELLED.includes(f.flag) && !TORCHRUN.includes(f.flag) && !ignored.includes(f.flag)) ignored.push(f.flag);
   }
@@ -166,7 +171,7 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
     globalBatch = int("--global-batch-size", mbs * dataParallel);
     if (globalBatch % (mbs * dataParallel) !== 0) throw new RangeError(`global batch size (${globalBatch}) is not divisible by micro batch size (${mbs}) times data parallel size (${dataParallel}) (Megatron's words)`);
   } else if (on("--global-batch-size")) globalBatch = int("--global-batch-size");
-  if (on("--fp8-format")) notes.push(`--fp8-format ${str("--fp8-format") ?? ""}: FP8 is not modelled, the run is judged as ${precision} (Transformer Engine's FP8 GEMMs run at up to twice the 16-bit peak and keep 1-byte copies of their inputs for backward), so its time and activation memory here are upper bounds`);
+  if (on("--fp8-format")) notes.push(`--fp8-format ${str("--fp8-format") ?? ""}: FP8 is not modelled, the run is judged as ${precision} (Transformer Engine's FP8 GEMMs run at up to twice the 16-bit peak and keep 1-byte copies of their inputs for backward), so its time and activation memory here are upper bounds${on("--fp8-param-gather") ? "; with --fp8-param-gather the GEMM weights are kept in FP8 (1 byte, not 2: TransformerConfig.fp8_param), so its parameter memory is an upper bound too" : ""}`);
   if (cp > 1) notes.push(`--context-parallel-size ${cp}: each GPU holds ${seqLen / cp} of the ${seqLen} tokens; context parallelism is not modelled beyond that`);
   const moe = readMoe(str, int, on, L, ffn, notes);
   if (ignored.length) notes.push(`not modelled (read, no effect on the estimate): ${ignored.join(" ")}`);

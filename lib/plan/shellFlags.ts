@@ -14,6 +14,8 @@ export interface ShellFlag {
   written: string | null;
   /** The names of variables the value uses that the text never assigns. */
   unresolved: string[];
+  /** The if/elif/else branch it is written in ("1.0": first if, its first branch; "" outside any), conditions not evaluated. */
+  branch: string;
 }
 
 /** One word of a command line: its text without the quotes, and whether any part of it was quoted. */
@@ -123,7 +125,7 @@ function expand(text: string, vars: Map<string, string>): { value: string; unres
  * quoted command of `bash -c "…"` is split as the inner shell splits it.
  *
  * @param text a script or a command line
- * @returns the flags in order (a flag given twice appears twice)
+ * @returns the flags in order (a flag given twice appears twice), each with the if/else branch it sits in
  * @throws nothing: unresolved variables are listed in each flag's `unresolved`
  * @example shellFlags("TP=2\ntorchrun pretrain_gpt.py \\\n  --tensor-model-parallel-size $TP --bf16")
  *   // [{flag: "--tensor-model-parallel-size", value: "2", written: "$TP", unresolved: []}, {flag: "--bf16", value: null, …}]
@@ -134,8 +136,15 @@ function expand(text: string, vars: Map<string, string>): { value: string; unres
 export function shellFlags(text: string): ShellFlag[] {
   const vars = new Map<string, string>();
   const flags: ShellFlag[] = [];
+  const ifs: { id: number; arm: number }[] = [];
+  let ifCount = 0;
   for (const line of logicalLines(text)) {
     const w = words(line);
+    const head = w[0]?.quoted ? "" : w[0]?.text;
+    if (head === "if") ifs.push({ id: ++ifCount, arm: 0 });
+    else if ((head === "elif" || head === "else") && ifs.length) ifs[ifs.length - 1].arm++;
+    else if (head === "fi") ifs.pop();
+    const branch = ifs.map((x) => `${x.id}.${x.arm}`).join("/");
     let start = 0;
     if (w[0]?.text === "export") start = 1;
     const assign = /^([A-Za-z_]\w*)=([\s\S]*)$/.exec(w[start]?.text ?? "");
@@ -149,8 +158,8 @@ export function shellFlags(text: string): ShellFlag[] {
       const next = eq > 0 ? null : i + 1 < tokens.length && !tokens[i + 1].value.startsWith("--") ? tokens[++i] : null;
       if (eq > 0) {
         const written = tok.written.slice(tok.written.indexOf("=") + 1);
-        flags.push({ flag, value: tok.value.slice(eq + 1), written: written || tok.value.slice(eq + 1), unresolved: tok.unresolved });
-      } else flags.push({ flag, value: next ? next.value : null, written: next ? next.written : null, unresolved: next ? next.unresolved : [] });
+        flags.push({ flag, value: tok.value.slice(eq + 1), written: written || tok.value.slice(eq + 1), unresolved: tok.unresolved, branch });
+      } else flags.push({ flag, value: next ? next.value : null, written: next ? next.written : null, unresolved: next ? next.unresolved : [], branch });
     }
   }
   return flags;
