@@ -25,7 +25,7 @@ export function megatronPlan(run: MegatronLaunch, optimizer: Workload["optimizer
   const gradAccum = run.globalBatch / (run.microBatch * run.dataParallel);
   return {
     plan: {
-      dataParallel: run.dataParallel, tensorParallel: run.tensorParallel, pipelineParallel: run.pipelineParallel, zeroStage: run.distributedOptimizer ? 1 : 0,
+      dataParallel: run.dataParallel, tensorParallel: run.tensorParallel, pipelineParallel: run.pipelineParallel, zeroStage: run.zeroStage,
       offload: "none", recompute: run.recompute, sequenceParallel: run.sequenceParallel, attention: run.attention, microBatch: run.microBatch, gradAccum,
     },
     workload: { globalBatch: run.globalBatch, seqLen: run.seqLen, precision: run.precision, optimizer },

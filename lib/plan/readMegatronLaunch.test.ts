@@ -110,6 +110,17 @@ describe("readMegatronLaunch(text) against Megatron-LM's rules (arguments.py at 
     expect(old.notes.join("\n")).toMatch(/--checkpoint-activations: full recomputation .* current Megatron-LM refuses it/);
   });
 
+  it("--use-megatron-fsdp shards by its --data-parallel-sharding-strategy (default optim_grads_params: ZeRO-3); it used to be counted as the distributed optimizer's ZeRO-1 (Megatron-LM examples/megatron_fsdp, d98e8a6)", () => {
+    const stage = (extra: string) => readMegatronLaunch(`${gpt} ${extra}`, { worldSize: 8 }).zeroStage;
+    expect([stage(""), stage("--use-distributed-optimizer"), stage("--use-megatron-fsdp"), stage("--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads"),
+      stage("--use-megatron-fsdp --data-parallel-sharding-strategy optim"), stage("--use-megatron-fsdp --data-parallel-sharding-strategy no_shard")]).toEqual([0, 1, 3, 2, 1, 0]);
+    const r = readMegatronLaunch(`${gpt} --use-megatron-fsdp --overlap-grad-reduce --overlap-param-gather`, { worldSize: 8 });
+    expect(r.notes.join("\n")).toMatch(/Megatron-FSDP shards the optimizer states, gradients and parameters over data parallelism, counted as ZeRO-3/);
+    expect(megatronPlan(r, "adamw").plan.zeroStage).toBe(3);
+    expect(() => stage("--use-megatron-fsdp --data-parallel-sharding-strategy full")).toThrow(/--data-parallel-sharding-strategy must be one of no_shard, optim, optim_grads, optim_grads_params, got "full"/);
+    expect(readMegatronLaunch(`${gpt} --data-parallel-sharding-strategy optim`, { worldSize: 8 }).notes.join("\n")).toMatch(/no effect without --use-megatron-fsdp/);
+  });
+
   it("--num-query-groups counts only with --group-query-attention, whose default is one group", () => {
     expect(readMegatronLaunch(`${gpt} --num-query-groups 4`, { worldSize: 8 }).arch.numKvHeads).toBe(16);
     expect(readMegatronLaunch(`${gpt} --group-query-attention --num-query-groups 4`, { worldSize: 8 }).arch.numKvHeads).toBe(4);

@@ -30,6 +30,9 @@ export interface MegatronLaunch {
   precision: "fp32" | "fp16" | "bf16";
   /** --use-distributed-optimizer: the fp32 master weights and optimizer states sharded over data parallelism (ZeRO-1). */
   distributedOptimizer: boolean;
+  /** What data parallelism shards, as a ZeRO stage: 1 with the distributed optimizer, 0 without; with --use-megatron-fsdp its
+   *  --data-parallel-sharding-strategy (no_shard 0, optim 1, optim_grads 2, optim_grads_params 3, the default). */
+  zeroStage: 0 | 1 | 2 | 3;
   recompute: "none" | "selective" | "full";
   /** "flash" unless --attention-backend unfused/local (the default auto picks a fused kernel without the s² scores). */
   attention: "flash" | "eager";
@@ -43,7 +46,7 @@ const TORCHRUN = ["--nproc_per_node", "--nproc-per-node", "--nnodes", "--node_ra
 const MODELLED = ["--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size", "--sequence-parallel", "--micro-batch-size", "--global-batch-size",
   "--num-layers", "--hidden-size", "--num-attention-heads", "--num-query-groups", "--group-query-attention", "--ffn-hidden-size", "--kv-channels", "--seq-length",
   "--max-position-embeddings", "--swiglu", "--bf16", "--fp16", "--use-distributed-optimizer", "--recompute-activations", "--recompute-granularity", "--recompute-method",
-  "--recompute-num-layers", "--checkpoint-activations", "--normalization", "--position-embedding-type", "--use-rotary-position-embeddings", "--no-position-embedding", "--untie-embeddings-and-output-weights",
+  "--recompute-num-layers", "--checkpoint-activations", "--use-megatron-fsdp", "--data-parallel-sharding-strategy", "--normalization", "--position-embedding-type", "--use-rotary-position-embeddings", "--no-position-embedding", "--untie-embeddings-and-output-weights",
   "--disable-bias-linear", "--add-qkv-bias", "--vocab-size", "--padded-vocab-size", "--make-vocab-size-divisible-by", "--tokenizer-type", "--num-layers-per-virtual-pipeline-stage",
   "--num-virtual-stages-per-pipeline-rank", "--attention-backend", "--use-flash-attn", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
   "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--expert-model-parallel-size", "--multi-latent-attention",
@@ -61,8 +64,10 @@ const MODELLED = ["--tensor-model-parallel-size", "--pipeline-model-parallel-siz
  * learned_absolute by default (a table of max_position_embeddings rows); biases on unless
  * --disable-bias-linear; LayerNorm unless --normalization RMSNorm; embeddings tied unless
  * --untie-embeddings-and-output-weights; the switches the step time reads (`runtime`): --overlap-grad-reduce and
- * --overlap-param-gather off unless given (the latter needs the former and --use-distributed-optimizer),
+ * --overlap-param-gather off unless given (the latter needs the former and --use-distributed-optimizer or --use-megatron-fsdp),
  * --grad-reduce-in-bf16, --tp-comm-overlap, dropout 0.1 unless --attention-dropout/--hidden-dropout say 0;
+ * data parallelism shards as ZeRO-1 with --use-distributed-optimizer, or as --use-megatron-fsdp's --data-parallel-sharding-strategy
+ * (no_shard 0 … optim_grads_params 3, the default);
  * the vocabulary (GPT2BPETokenizer 50,257, pretrain_gpt.py's default when --tokenizer-type is absent; otherwise
  * --vocab-size) is padded to a multiple of --make-vocab-size-divisible-by (128) × t.
  *
@@ -181,10 +186,11 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
     ...(on("--add-qkv-bias") && !bias ? { qkvBias: true } : {}), norm: norm === "RMSNorm" ? "rmsnorm" : "layernorm", mlp: swiglu ? "gated" : "plain",
     contextLength: maxPos, slidingWindow: null, decoderLayerClass: "TransformerLayer", ...(moe ? { moe } : {}),
   };
-  if (runtime.overlapParamGather && !on("--use-distributed-optimizer")) throw new RangeError("--overlap-param-gather needs --use-distributed-optimizer (Megatron: '--overlap-param-gather only supported with distributed optimizer, megatron fsdp, or dist_muon')");
+  if (runtime.overlapParamGather && !on("--use-distributed-optimizer") && !on("--use-megatron-fsdp")) throw new RangeError("--overlap-param-gather needs --use-distributed-optimizer (Megatron: '--overlap-param-gather only supported with distributed optimizer, megatron fsdp, or dist_muon')");
+  const zeroStage = readDataParallelSharding(str, on, notes);
   return {
     arch, worldSize, tensorParallel: t, pipelineParallel: p, contextParallel: cp, dataParallel, virtualStages: v, sequenceParallel: sp, microBatch: mbs, globalBatch, seqLen, precision,
-    distributedOptimizer: on("--use-distributed-optimizer"), recompute, attention, runtime: { ...runtime, virtualStages: v }, notes,
+    distributedOptimizer: on("--use-distributed-optimizer") || on("--use-megatron-fsdp"), zeroStage, recompute, attention, runtime: { ...runtime, virtualStages: v }, notes,
   };
 }
 
@@ -226,6 +232,21 @@ function readVocab(str: Str, int: Int, t: number, notes: string[]): number {
   const after = Math.ceil(raw / multiple) * multiple;
   if (after !== raw) notes.push(`vocabulary ${raw} padded to ${after} (a multiple of --make-vocab-size-divisible-by × t = ${multiple})`);
   return after;
+}
+
+const SHARDING = ["no_shard", "optim", "optim_grads", "optim_grads_params"] as const;
+
+/** The ZeRO stage of the launch's data parallelism: Megatron-FSDP's --data-parallel-sharding-strategy, else the distributed optimizer's 1. */
+function readDataParallelSharding(str: Str, on: (f: string) => boolean, notes: string[]): 0 | 1 | 2 | 3 {
+  if (!on("--use-megatron-fsdp")) {
+    if (on("--data-parallel-sharding-strategy")) notes.push("--data-parallel-sharding-strategy has no effect without --use-megatron-fsdp");
+    return on("--use-distributed-optimizer") ? 1 : 0;
+  }
+  const s = str("--data-parallel-sharding-strategy") ?? "optim_grads_params";
+  const stage = SHARDING.indexOf(s as (typeof SHARDING)[number]);
+  if (stage < 0) throw new RangeError(`--data-parallel-sharding-strategy must be one of ${SHARDING.join(", ")}, got ${JSON.stringify(s)}`);
+  notes.push(`--use-megatron-fsdp --data-parallel-sharding-strategy ${s}: Megatron-FSDP shards ${["nothing", "the optimizer states", "the optimizer states and gradients", "the optimizer states, gradients and parameters"][stage]} over data parallelism, counted as ZeRO-${stage}`);
+  return stage as 0 | 1 | 2 | 3;
 }
 
 function readRecompute(str: Str, on: (f: string) => boolean, layersPerStage: number, notes: string[]): "none" | "selective" | "full" {
