@@ -121,6 +121,12 @@ describe("readMegatronLaunch(text) against Megatron-LM's rules (arguments.py at 
     expect(readMegatronLaunch(`${gpt} --data-parallel-sharding-strategy optim`, { worldSize: 8 }).notes.join("\n")).toMatch(/no effect without --use-megatron-fsdp/);
   });
 
+  it("--fp16 says Megatron's 20 bytes per parameter (4 + 16/d distributed) beside the estimate's 16, as --bf16 says its 18 (docs/user-guide/features/dist_optimizer.md at d98e8a6)", () => {
+    expect(readMegatronLaunch(`${gpt} --fp16`, { worldSize: 8 }).notes.join("\n")).toMatch(/--fp16: Megatron's table gives 20 bytes per parameter .*: 4 bytes per parameter more than the estimate's 2 \+ 2 \+ 12, not counted/);
+    expect(readMegatronLaunch(`${gpt} --fp16 --use-distributed-optimizer`, { worldSize: 8 }).notes.join("\n")).toMatch(/: 4\/d bytes per parameter more/);
+    expect(readMegatronLaunch(`${gpt} --bf16`, { worldSize: 8 }).notes.join("\n")).not.toMatch(/--fp16:/);
+  });
+
   it("--num-query-groups counts only with --group-query-attention, whose default is one group", () => {
     expect(readMegatronLaunch(`${gpt} --num-query-groups 4`, { worldSize: 8 }).arch.numKvHeads).toBe(16);
     expect(readMegatronLaunch(`${gpt} --group-query-attention --num-query-groups 4`, { worldSize: 8 }).arch.numKvHeads).toBe(4);

@@ -160,6 +160,7 @@ export function readMegatronLaunch(text: string, o: { worldSize?: number } = {})
   const precision = on("--bf16") ? "bf16" : on("--fp16") ? "fp16" : "fp32";
   if (precision === "fp32") notes.push("neither --bf16 nor --fp16: Megatron trains in fp32 (params_dtype torch.float)");
   const runtime = readRuntime(str, on, precision, notes);
+  if (precision === "fp16") notes.push(`--fp16: Megatron's table gives 20 bytes per parameter (4 + 16/d with --use-distributed-optimizer), the fp16 gradients copied to fp32 for the optimizer step: ${on("--use-distributed-optimizer") ? "4/d" : "4"} bytes per parameter more than the estimate's 2 + 2 + 12, not counted`);
   if (precision === "bf16" && !runtime.gradReduceInBf16) notes.push("--bf16: Megatron accumulates and all-reduces gradients in fp32 (accumulate_allreduce_grads_in_fp32): 2 bytes per parameter more than the estimate's 16-bit gradients, not counted");
   let sp = on("--sequence-parallel");
   if (sp && t === 1) { sp = false; notes.push("--sequence-parallel is dropped with tensor parallel size 1 (Megatron: \"Disabling sequence parallelism because tensor model parallelism is disabled\")"); }
