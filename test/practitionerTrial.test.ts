@@ -58,6 +58,8 @@ describe("practitioner trial: public launches and configs through npm run estima
     expect(text).toMatch(/--tokenizer-type is set in two branches of the text's if\/else/);
     expect(text).toMatch(/--fp8-param-gather the GEMM weights are kept in FP8/);
     expect(text).toMatch(/ZeRO-1/); // --use-distributed-optimizer
+    // Megatron's own cross-entropy (it was sized with Hugging Face's 2 · 4·b·s·V): bf16 logits and one fp32 softmax, b = 1, s = 8192, V = 128,256
+    expect((r.peak as { lines: { name: string; bytes: number }[] }).lines.find((l) => l.name === "logitsFp32")!.bytes).toBe(6 * 8192 * 128256);
   });
 
   it("NVIDIA/Megatron-LM examples/megatron_fsdp/train_llama3_8b_fsdp_h100_fp8.sh @ d98e8a6: Megatron-FSDP's optim_grads_params shards weights, gradients and optimizer states (it was counted as ZeRO-1)", () => {

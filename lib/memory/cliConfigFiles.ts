@@ -62,7 +62,7 @@ export function megatronSetup(values: Values, text: string): { run: MegatronLaun
     setup: {
       arch: run.arch, numGpus: world / run.contextParallel, tensorParallel: run.tensorParallel, pipelineParallel: run.pipelineParallel, sequenceParallel: run.sequenceParallel,
       microBatch: run.microBatch, ...(m !== undefined && run.pipelineParallel > 1 ? { microBatches: m } : {}), seqLen: run.seqLen / run.contextParallel,
-      precision: run.precision, zeroStage: run.zeroStage, recompute: run.recompute, attention: run.attention,
+      precision: run.precision, zeroStage: run.zeroStage, loss: "megatron" as const, recompute: run.recompute, attention: run.attention,
       ...(run.virtualStages > 1 ? { pipelineSchedule: "interleaved" as const, virtualStages: run.virtualStages } : {}),
     },
   };

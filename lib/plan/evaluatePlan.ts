@@ -76,7 +76,7 @@ export function evaluatePlan(arch: ModelArch, plan: Plan, cluster: Cluster, work
     arch, numGpus: N, zeroStage: plan.zeroStage, offload: plan.offload, precision: workload.precision, optimizer: workload.optimizer,
     microBatch: plan.microBatch, seqLen: workload.seqLen, recompute: plan.recompute, tensorParallel: plan.tensorParallel,
     pipelineParallel: plan.pipelineParallel, sequenceParallel: plan.sequenceParallel, attention: plan.attention,
-    microBatches: plan.gradAccum,
+    microBatches: plan.gradAccum, loss: planRuntime(plan, options.runtime) === "megatron" ? "megatron" : "hf",
     ...((options.runtime?.virtualStages ?? 1) > 1 ? { pipelineSchedule: "interleaved" as const, virtualStages: options.runtime!.virtualStages } : { pipelineSchedule: "1f1b" as const }),
   });
   // Megatron-LM keeps fp32 main gradients (and, for fp16, fp32 copies at the step): its own bytes per parameter.
