@@ -65,7 +65,9 @@ describe("npm run plan (main)", () => {
     const config = JSON.parse(ds.stdout);
     expect(config.train_batch_size).toBe(config.train_micro_batch_size_per_gpu * config.gradient_accumulation_steps * 8);
     expect(config.train_batch_size).toBe(64);
-    expect(main([...base, "--export", "megatron"]).stdout).toMatch(/--tensor-model-parallel-size \d+/);
+    const meg = main([...base, "--export", "megatron"]);
+    expect(meg.stdout).toMatch(/--tensor-model-parallel-size \d+/);
+    expect(meg.stderr).toMatch(/plan: not in this file: the data and tokenizer arguments .* the model's 32,000/); // Llama 2's vocabulary
     expect(main([...base, "--export", "torchrun"]).stdout).toMatch(/^torchrun/);
     expect(ds.stderr).toMatch(/^plan: dp\d+ .*\nplan: not in this file: .*attn_implementation="flash_attention_2"/);
   });

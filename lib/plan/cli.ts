@@ -202,7 +202,7 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
       const exportable = r.ranked.find((x) => { try { exportPlan(x.plan, arch, c, workload, format); return true; } catch { return false; } });
       if (!exportable) throw new UsageError(`no plan that fits can be written as ${format}${r.ranked.length ? ` (the best is ${r.ranked[0].label})` : ""}`);
       const note = exportable === r.ranked[0] ? "" : ` (the best plan, ${r.ranked[0].label}, cannot be written as ${format})`;
-      const run = runNote(exportable.plan, format);
+      const run = runNote(exportable.plan, format, arch.vocabSize);
       return { code: 0, stdout: exportPlan(exportable.plan, arch, c, workload, format), stderr: `plan: ${exportable.label}${note}\n${run ? `plan: ${run}\n` : ""}` };
     }
     if (values.json) {

@@ -76,6 +76,8 @@ describe("exportPlan", () => {
     expect(runNote({ ...dp, recompute: "selective", attention: "eager" }, "deepspeed")).toMatch(/^not in this file: selective recomputation is Megatron's .* the Trainer has none/);
     expect(runNote({ ...dp, recompute: "none", attention: "eager" }, "deepspeed")).toBe("");
     expect(runNote(megatron, "megatron")).toBe("");
+    // Megatron's export holds no tokenizer; read back without one, pretrain_gpt.py's GPT2BPETokenizer would set the vocabulary
+    expect(runNote(megatron, "megatron", 32000)).toMatch(/^not in this file: the data and tokenizer arguments .* whose vocabulary must be the model's 32,000 \(without --tokenizer-type pretrain_gpt\.py takes GPT2BPETokenizer's 50,257\)$/);
   });
   it("torchrun: one line per node of the cluster", () => {
     const t = exportPlan(dp, llama, c, w, "torchrun");

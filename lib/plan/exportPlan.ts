@@ -136,18 +136,23 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
  * runs a DeepSpeed or FSDP plan (and for the script a torchrun line starts): the micro-batch
  * and accumulation as Trainer arguments (an accelerate config has no batch keys), gradient
  * checkpointing and the attention kernel, which are set on the model, not in the config.
- * Megatron's arguments hold all of them: empty.
+ * Megatron's arguments hold all of them but the tokenizer, which sets the vocabulary (without
+ * --tokenizer-type, pretrain_gpt.py takes GPT2BPETokenizer's 50,257): given the model's vocabulary
+ * size, the Megatron note names it.
  * @param plan the plan
  * @param format the export format
- * @returns one line, or "" for `megatron`
+ * @param vocabSize the model's vocabulary (for `megatron`; omitted: no note)
+ * @returns one line, or ""
  * @throws nothing
  * @example runNote({ ...plan, microBatch: 2, gradAccum: 8, recompute: "full", attention: "flash" }, "fsdp")
  *   // "not in this file: --per_device_train_batch_size 2 --gradient_accumulation_steps 8 --gradient_checkpointing, and attn_implementation=\"flash_attention_2\" when loading the model"
  * @see Hugging Face transformers TrainingArguments (per_device_train_batch_size, gradient_accumulation_steps, gradient_checkpointing) and the
  *   model loading docs (attn_implementation); Megatron-LM arguments.py (--recompute-granularity selective, which the Trainer lacks)
  */
-export function runNote(plan: Plan, format: ExportFormat): string {
-  if (format === "megatron") return "";
+export function runNote(plan: Plan, format: ExportFormat, vocabSize?: number): string {
+  if (format === "megatron") {
+    return vocabSize === undefined ? "" : `not in this file: the data and tokenizer arguments (--data-path, --tokenizer-type with its model or vocabulary files), whose vocabulary must be the model's ${vocabSize.toLocaleString("en-US")} (without --tokenizer-type pretrain_gpt.py takes GPT2BPETokenizer's 50,257)`;
+  }
   const args = [
     ...(format === "deepspeed" ? [] : [`--per_device_train_batch_size ${plan.microBatch}`, `--gradient_accumulation_steps ${plan.gradAccum}`]),
     // FSDP's file turns activation checkpointing on itself (fsdp_activation_checkpointing); the Trainer refuses both at once.
