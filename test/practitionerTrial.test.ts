@@ -131,4 +131,11 @@ describe("practitioner trial: public launches and configs through npm run estima
       expect(out).toMatch(/Setup: 8 GPUs \(data 8 × tensor 1 × pipeline 1\), ZeRO-3, bf16/);
     }
   });
+
+  it("huggingface/alignment-handbook recipes/accelerate_configs/ddp.yaml @ 925acdf: MULTI_GPU with mixed_precision bf16 is PyTorch AMP, fp32 weights, gradients and DDP buckets, Adam 8 bytes (it was counted with DeepSpeed's 16-bit weights)", () => {
+    const ddp = file("ddp.yaml", "distributed_type: MULTI_GPU\ngpu_ids: all\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 8\n");
+    const r = estimate("--model", "mistral-7b", "--fsdp", ddp, "--micro-batch", "1", "--recompute", "full", "--attention", "flash");
+    const psi = 7_241_732_096; // mistralai/Mistral-7B-v0.1
+    expect([r.perGpu.parameters, r.perGpu.gradients, r.perGpu.optimizerStates, r.perGpu.gradientBuckets]).toEqual([4 * psi, 4 * psi, 8 * psi, 4 * psi]);
+  });
 });

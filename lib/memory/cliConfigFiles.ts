@@ -104,7 +104,7 @@ export function applyShardingFiles(values: Values, setup: TrainingSetup): string
       if (a.numProcesses !== null && values.gpus === undefined) flags.dataParallel = a.numProcesses / (t * p);
       o = shardingForEstimate({ ...flags, accelerate: a });
     } else o = shardingForEstimate({ ...flags, fsdp });
-    Object.assign(setup, { zeroStage: o.zeroStage, precision: o.precision, offload: o.offload, ...(o.microBatch ? { microBatch: o.microBatch } : {}), ...(o.recompute ? { recompute: o.recompute } : {}), ...(o.numGpus ? { numGpus: o.numGpus } : {}) });
+    Object.assign(setup, { zeroStage: o.zeroStage, precision: o.precision, offload: o.offload, ...(o.microBatch ? { microBatch: o.microBatch } : {}), ...(o.recompute ? { recompute: o.recompute } : {}), ...(o.numGpus ? { numGpus: o.numGpus } : {}), ...(o.ampDesign && values["amp-design"] === undefined ? { ampDesign: o.ampDesign } : {}) });
     return o.notes;
   } catch (e) {
     if (e instanceof ConfigFileError) throw e;

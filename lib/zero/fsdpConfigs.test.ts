@@ -101,5 +101,16 @@ describe("readAccelerateConfig: accelerate config files (accelerate 16cb6eb)", (
     expect(shardingForEstimate({ accelerate: readAccelerateConfig("distributed_type: FSDP\nmixed_precision: fp16\n", "a"), dataParallel: 8, precision: "bf16", defaults: D }).precision).toBe("bf16");
     const ds = readAccelerateConfig("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_optimizer_device: cpu\n  offload_param_device: cpu\nmixed_precision: bf16\n", "a");
     expect(shardingForEstimate({ accelerate: ds, dataParallel: 8, defaults: D })).toMatchObject({ zeroStage: 3, offload: "optimizer+params", precision: "bf16" });
+    expect(shardingForEstimate({ accelerate: ds, dataParallel: 8, defaults: D }).ampDesign).toBeUndefined(); // DeepSpeed's own 16-bit model
+  });
+
+  it("MULTI_GPU (or NO) with mixed_precision bf16/fp16 is PyTorch AMP, torch.autocast around fp32 weights: amp design torch (alignment-handbook's ddp.yaml was counted with DeepSpeed's 16-bit weights)", () => {
+    const ddp = (mp: string) => shardingForEstimate({ accelerate: readAccelerateConfig(`distributed_type: MULTI_GPU\nmixed_precision: ${mp}\nnum_processes: 8\n`, "a"), dataParallel: 8, defaults: D });
+    expect(ddp("bf16")).toMatchObject({ zeroStage: 0, precision: "bf16", ampDesign: "torch" });
+    expect(ddp("fp16").ampDesign).toBe("torch");
+    expect(ddp("bf16").notes[0]).toMatch(/MULTI_GPU \(DDP, no sharding\), bf16 as PyTorch AMP/);
+    expect(ddp("'no'").ampDesign).toBeUndefined(); // fp32: no autocast
+    const fsdp = shardingForEstimate({ accelerate: readAccelerateConfig("distributed_type: FSDP\nmixed_precision: bf16\n", "a"), dataParallel: 8, defaults: D });
+    expect(fsdp.ampDesign).toBeUndefined();
   });
 });

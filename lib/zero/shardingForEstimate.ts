@@ -23,6 +23,8 @@ export interface ShardingOverrides {
   recompute?: "full";
   /** The GPU count the file names (accelerate's num_processes), when --gpus was not given. */
   numGpus?: number;
+  /** "torch" for accelerate's MULTI_GPU or NO with fp16/bf16: its mixed_precision is PyTorch AMP (torch.autocast) around fp32 weights. */
+  ampDesign?: "torch";
   /** What was read, one line each, for the CLI's notes. */
   notes: string[];
 }
@@ -139,5 +141,8 @@ function fromAccelerate(a: AccelerateSetup, o: EstimateFlags, notes: string[]): 
     const offload: Offload = stage === 3 && dev("offload_param_device") !== "none" ? "optimizer+params" : stage > 0 && dev("offload_optimizer_device") !== "none" ? "optimizer" : "none";
     return { zeroStage: stage as 0 | 1 | 2 | 3, precision, offload, ...gpus, notes: [`accelerate config: DeepSpeed ZeRO-${stage}, offload ${offload}, ${precision}`, ...notes] };
   }
-  return { zeroStage: 0, precision, offload: "none", ...(a.distributedType === "NO" && !o.gpusGiven ? { numGpus: 1 } : gpus), notes: [`accelerate config: ${a.distributedType} (DDP, no sharding), ${precision}`, ...notes] };
+  // Without FSDP or DeepSpeed, accelerate's mixed_precision wraps the forward in torch.autocast: the weights, their .grad and DDP's buckets stay fp32.
+  const amp = precision !== "fp32" ? { ampDesign: "torch" as const } : {};
+  const how = precision !== "fp32" ? `, ${precision} as PyTorch AMP (torch.autocast around fp32 weights: amp design torch)` : ", fp32";
+  return { zeroStage: 0, precision, offload: "none", ...amp, ...(a.distributedType === "NO" && !o.gpusGiven ? { numGpus: 1 } : gpus), notes: [`accelerate config: ${a.distributedType} (DDP, no sharding)${how}`, ...notes] };
 }
