@@ -214,7 +214,7 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
     const lines = [
       ...warnings.map((w) => `Warning: ${w}`),
       ...(given ? [
-        `Megatron-LM layout of ${values["megatron-args"]}: ${given.label}: ${given.fits ? `rank ${givenRank!.rank} of ${givenRank!.of} that fit, ${fmt(given.tokensPerS)} tokens/s, MFU ${(given.mfu * 100).toFixed(1)} %${r.ranked.length ? `; the best: ${r.ranked[0].label}, ${fmt(r.ranked[0].tokensPerS)} tokens/s` : ""}` : `does not run: ${given.reason}`}`,
+        `Megatron-LM layout of ${values["megatron-args"]}: ${given.label}: ${given.fits ? `rank ${givenRank!.rank} of ${givenRank!.of} that fit, ${fmt(given.tokensPerS)} tokens/s, MFU ${(given.mfu * 100).toFixed(1)} %${r.ranked.length ? `; the best: ${r.ranked[0].label}, ${fmt(r.ranked[0].tokensPerS)} tokens/s` : ""}` : `does not run: ${given.reason}${megatron!.run.notes.some((n) => n.startsWith("--fp8-format")) ? " (judged as its 16-bit precision: FP8, not modelled, keeps smaller copies; see the --fp8-format note)" : ""}`}`,
         ...megatron!.run.notes.map((n) => `  note: ${countedNote(n, given.plan)}`), "",
       ] : []),
       `Model: ${values.model ?? `${values["megatron-args"]} (Megatron-LM arguments)`}; ${N} × ${c.gpu.name} (${c.nodes} node${c.nodes > 1 ? "s" : ""} of ${c.gpusPerNode}); global batch ${workload.globalBatch} × ${workload.seqLen} tokens; ${workload.precision}, ${workload.optimizer}`,

@@ -49,6 +49,17 @@ describe("npm run plan -- --megatron-args (main)", () => {
     expect(bf16.notes.join("\n")).not.toMatch(/accumulate_allreduce_grads_in_fp32/);
   });
 
+  it("an FP8 launch that does not fit says it was judged as its 16-bit precision (Megatron-LM's llama3 8B FP8 example read 'does not run' with no word of it)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "plan-fp8-"));
+    const path = join(dir, "fp8.sh");
+    writeFileSync(path, readFileSync(SCRIPT, "utf8").replace("    --use-distributed-optimizer\n", "    --use-distributed-optimizer\n    --fp8-format hybrid\n"));
+    const line = main(["--megatron-args", path, "--gpu", "l40s-48gb", "--gpus", "4", "--top", "1"]).stdout.split("\n")[0];
+    expect(line).toMatch(/does not run: needs .* \(judged as its 16-bit precision: FP8, not modelled, keeps smaller copies; see the --fp8-format note\)$/);
+    const plain = main(["--megatron-args", SCRIPT, "--gpu", "l40s-48gb", "--gpus", "4", "--top", "1"]).stdout.split("\n")[0];
+    expect(plain).toMatch(/does not run: needs/);
+    expect(plain).not.toMatch(/FP8/);
+  });
+
   it("a mixture of experts is refused by the planner, which sends the reader to the estimate", () => {
     expect(main(["--model", "mixtral-8x7b", "--gpus", "64", "--global-batch", "256"]).stderr).toMatch(/is a mixture of experts \(mixtral: 8 experts, 2 per token\): the planner does not model expert parallelism/);
   });
