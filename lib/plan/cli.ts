@@ -2,15 +2,17 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { didYouMean } from "../suggest.js";
-import { formatGiB, isPresetName, parseModelConfig, PRESET_NAMES, type ModelArch, type OptimizerName, type Precision } from "../memory/index.js";
+import { normalizeArgv } from "../normalizeArgv.js";
+import { contextWarning, formatGiB, isPresetName, parseModelConfig, PRESET_NAMES, type ModelArch, type OptimizerName, type Precision } from "../memory/index.js";
 import { loadPresetText } from "../memory/loadPresetText.js";
 import { LINK_PRESETS } from "../collectives/index.js";
 import { CLUSTER_PRESETS, clusterOf, clusterPreset, type Cluster } from "./clusterPresets.js";
 import { DEFAULT_MEMORY_HEADROOM } from "./memoryHeadroom.js";
 import { GPU_PRESETS } from "../perf/gpuPresets.js";
-import { exportPlan, type ExportFormat } from "./exportPlan.js";
+import { exportPlan, runNote, type ExportFormat } from "./exportPlan.js";
 import { searchPlans, singleChanges } from "./searchPlans.js";
 import { MIN_CP_CHUNK } from "./enumeratePlans.js";
+import { nearestGlobalBatches } from "./nearestGlobalBatches.js";
 import { reasonKind } from "./rejectionReason.js";
 import { evaluatePlan, type PlanResult } from "./evaluatePlan.js";
 import { readMegatronLaunch, type MegatronLaunch } from "./readMegatronLaunch.js";
@@ -40,6 +42,7 @@ Model and workload
   --optimizer O        adamw | sgd-momentum | sgd                           (default adamw)
   --megatron-args F    a Megatron-LM launch (script or command line): its model, batch, sequence,
                          precision and layout; the planner judges that layout and ranks it
+                         (--gpus or --cluster replaces its torchrun world size)
 Cluster: a preset, or a GPU type and counts
   --cluster C          ${CLUSTER_PRESETS.map((c) => c.id).join(" | ")}
   --gpu G              ${GPU_PRESETS.map((g) => g.id).join(" | ")}
@@ -129,7 +132,7 @@ function loadArch(model: string): ModelArch {
 
 /** A launch note as the planner sizes the plan: Megatron's fp32 gradient bytes are counted when the planner runs the plan on Megatron (lib/plan planRuntime). */
 function countedNote(note: string, plan: PlanResult["plan"]): string {
-  return planRuntime(plan) === "megatron" ? note.replace(/, not counted$/, ", counted (the planner sizes a Megatron plan with Megatron's own bytes per parameter)") : note;
+  return planRuntime(plan, { framework: "megatron" }) === "megatron" ? note.replace(/, not counted$/, ", counted (the planner sizes a Megatron plan with Megatron's own bytes per parameter)") : note;
 }
 
 /** Reads --megatron-args: the run, and the cluster flags with its world size (its flags that also name the batch, sequence or precision are refused). */
@@ -138,14 +141,12 @@ function loadMegatron(values: Record<string, string | boolean | undefined>): { r
   for (const f of ["model", "global-batch", "seq", "precision"]) if (values[f] !== undefined) throw new UsageError(`--${f} and --megatron-args both set it; give one`);
   if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`--megatron-args ${JSON.stringify(path)}: no such file`);
   let run: MegatronLaunch;
-  try { run = readMegatronLaunch(readFileSync(path, "utf8"), { worldSize: values.gpus !== undefined ? int("gpus", values.gpus as string, 8, 1, 2 ** 20) : undefined }); } catch (e) { throw new UsageError(`--megatron-args ${JSON.stringify(path)}: ${(e as Error).message}`); }
+  const ids = CLUSTER_PRESETS.map((c) => c.id);
+  const preset = values.cluster !== undefined ? clusterPreset(choice("cluster", values.cluster as string, ids, ids[0])) : undefined;
+  const worldSize = preset ? preset.gpusPerNode * preset.nodes : values.gpus !== undefined ? int("gpus", values.gpus as string, 8, 1, 2 ** 20) : undefined;
+  try { run = readMegatronLaunch(readFileSync(path, "utf8"), { worldSize }); } catch (e) { throw new UsageError(`--megatron-args ${JSON.stringify(path)}: ${(e as Error).message}`); }
   if (run.worldSize === null) throw new UsageError(`--megatron-args ${JSON.stringify(path)}: the text has no torchrun --nproc_per_node/--nnodes; give --gpus`);
-  if (values.gpus !== undefined && Number(values.gpus) !== run.worldSize) throw new UsageError(`--gpus (${values.gpus}) and the launch's torchrun world size (${run.worldSize}) differ; give one`);
-  if (values.cluster !== undefined) {
-    const n = clusterPreset(values.cluster as string);
-    if (n.gpusPerNode * n.nodes !== run.worldSize) throw new UsageError(`--cluster ${values.cluster} has ${n.gpusPerNode * n.nodes} GPUs but the launch uses ${run.worldSize}`);
-    return { run, clusterValues: values };
-  }
+  if (preset) return { run, clusterValues: values };
   return { run, clusterValues: { ...values, gpus: String(run.worldSize) } };
 }
 
@@ -214,7 +215,7 @@ function dimensionLines(r: ReturnType<typeof searchPlans>): string[] {
  */
 export function main(argv: readonly string[]): { code: number; stdout: string; stderr: string } {
   try {
-    const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS });
+    const { values } = parseArgs({ args: normalizeArgv(argv), strict: true, allowPositionals: false, options: OPTIONS });
     if (values.help) return { code: 0, stdout: HELP, stderr: "" };
     const megatron = values["megatron-args"] !== undefined ? loadMegatron(values) : undefined;
     if (values.model === undefined && !megatron) throw new UsageError("give --model <preset|config.json> or --megatron-args <script> (see --help)");
@@ -227,6 +228,10 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
       precision: choice<Precision>("precision", values.precision, ["fp32", "fp16", "bf16"], "bf16"),
       optimizer,
     };
+    // As the estimate: a learned position table has no rows past n_positions (refused, naming --seq); past a rotary model's context, a warning.
+    const context = contextWarning(arch, workload.seqLen);
+    if (context?.hard) throw new UsageError(`--seq (${workload.seqLen}) exceeds the model's n_positions (${arch.learnedPositions}): its learned position table has no rows beyond that`);
+    const warnings = context ? [`--seq ${context.message}`] : [];
     const headroom = values.headroom !== undefined ? num("headroom", values.headroom, 0, 0.99, false) : undefined;
     const price = values.price !== undefined ? num("price", values.price, 0, 1e6, false) : undefined;
     const top = int("top", values.top, 10, 1, 10_000);
@@ -242,21 +247,24 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
       ...(cps ? { contextParallel: cps } : {}), ...(eps ? { expertParallel: eps } : {}),
     };
     const r = searchPlans(arch, c, workload, space, judged);
-    const given = megatron ? evaluatePlan(arch, megatronPlan(megatron.run, optimizer).plan, c, workload, judged) : undefined;
+    // The launch is judged with its own switches (overlaps, gradient dtype, dropout, interleaving); the search with the planner's defaults.
+    const given = megatron ? evaluatePlan(arch, megatronPlan(megatron.run, optimizer).plan, c, workload, { ...judged, runtime: { ...megatron.run.runtime, cpCommType } }) : undefined;
     const givenRank = given ? rankAmong(given, r) : null;
     if (format) {
       const exportable = r.ranked.find((x) => { try { exportPlan(x.plan, arch, c, workload, format); return true; } catch { return false; } });
       if (!exportable) throw new UsageError(`no plan that fits can be written as ${format}${r.ranked.length ? ` (the best is ${r.ranked[0].label})` : ""}`);
       const note = exportable === r.ranked[0] ? "" : ` (the best plan, ${r.ranked[0].label}, cannot be written as ${format})`;
-      return { code: 0, stdout: exportPlan(exportable.plan, arch, c, workload, format), stderr: `plan: ${exportable.label}${note}\n` };
+      const run = runNote(exportable.plan, format, arch.vocabSize);
+      return { code: 0, stdout: exportPlan(exportable.plan, arch, c, workload, format), stderr: `plan: ${exportable.label}${note}\n${run ? `plan: ${run}\n` : ""}` };
     }
     if (values.json) {
       const strip = (x: PlanResult) => ({ label: x.label, plan: x.plan, fits: x.fits, reason: x.reason, peakBytes: x.memory.peak.total, time: x.time, tokensPerS: x.tokensPerS, mfu: x.mfu, costPerMillionTokens: x.costPerMillionTokens });
       const meg = given ? { megatron: { ...strip(given), rank: givenRank, notes: megatron!.run.notes.map((n) => countedNote(n, given.plan)) } } : {};
-      return { code: 0, stdout: JSON.stringify({ searched: r.searched, pruned: r.pruned, ranked: r.ranked.slice(0, top).map(strip), rejected: r.rejected.slice(0, 20).map(strip), ...meg }, null, 2) + "\n", stderr: "" };
+      return { code: 0, stdout: JSON.stringify({ warnings, searched: r.searched, pruned: r.pruned, ranked: r.ranked.slice(0, top).map(strip), rejected: r.rejected.slice(0, 20).map(strip), ...meg }, null, 2) + "\n", stderr: "" };
     }
     const N = c.gpusPerNode * c.nodes;
     const lines = [
+      ...warnings.map((w) => `Warning: ${w}`),
       ...(given ? [
         `Megatron-LM layout of ${values["megatron-args"]}: ${given.label}: ${given.fits ? `rank ${givenRank!.rank} of ${givenRank!.of} that fit, ${fmt(given.tokensPerS)} tokens/s, MFU ${(given.mfu * 100).toFixed(1)} %${r.ranked.length ? `; the best: ${r.ranked[0].label}, ${fmt(r.ranked[0].tokensPerS)} tokens/s` : ""}` : `does not run: ${given.reason}`}`,
         ...megatron!.run.notes.map((n) => `  note: ${countedNote(n, given.plan)}`), "",
@@ -282,7 +290,8 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
         `Assumptions of the best plan: ${r.ranked[0].time.assumptions.join("; ")}.`,
       );
     } else if (r.rejected.length === 0) {
-      lines.push(`No well-formed plan: with ${fmt(N)} GPUs, no micro-batch b makes b × (data-parallel size) divide the global batch of ${fmt(workload.globalBatch)}, for any tensor and pipeline size the model allows. Use fewer GPUs or a larger global batch.`);
+      const near = nearestGlobalBatches(arch, c, workload.globalBatch);
+      lines.push(`No well-formed plan: with ${fmt(N)} GPUs, no micro-batch b makes b × (data-parallel size) divide the global batch of ${fmt(workload.globalBatch)}, for any tensor and pipeline size the model allows. The nearest global batches that have one: ${near.below !== null ? `${fmt(near.below)} or ` : ""}${fmt(near.above)} (--global-batch); or use fewer GPUs.`);
     } else {
       const best = r.rejected[0];
       const changes = singleChanges(arch, best.plan, c, workload);

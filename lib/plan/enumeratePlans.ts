@@ -52,6 +52,28 @@ function divisors(n: number): number[] {
   return out;
 }
 
+/** Micro-batch sizes the search tries by default: the powers of two up to 64. */
+export const DEFAULT_MICRO_BATCHES: readonly number[] = [1, 2, 4, 8, 16, 32, 64];
+
+/**
+ * The (t, p, d) layouts the search tries: t a divisor of the GPUs of a node that Megatron-LM accepts for the
+ * model (chapter 6's rule), p a divisor of the layers, t·p dividing the GPU count, d = N/(t·p).
+ * @param arch the model
+ * @param cluster the cluster (all its GPUs are used)
+ * @param space restrictions of t and p (default: all)
+ * @returns the layouts in the order of t, then p
+ * @throws nothing (the cluster is checked by the caller)
+ * @example layouts(llama2_7b, clusterPreset("8x-a100-80gb")).map((l) => l.d) // [8, 4, 2, 1, 4, 2, 1, …]
+ * @see Narayanan et al. 2021, §3; Megatron-LM megatron/core/transformer/transformer_config.py at d98e8a6 (the head checks)
+ */
+export function layouts(arch: ModelArch, cluster: Cluster, space: Pick<PlanSpace, "tensorParallel" | "pipelineParallel"> = {}): { t: number; p: number; d: number }[] {
+  const N = cluster.gpusPerNode * cluster.nodes;
+  const validT = validTensorParallelSizes(tpModelConfig(arch), cluster.gpusPerNode);
+  const tps = (space.tensorParallel ?? divisors(cluster.gpusPerNode)).filter((t) => validT.includes(t));
+  const pps = (space.pipelineParallel ?? divisors(arch.numLayers)).filter((p) => arch.numLayers % p === 0);
+  return tps.flatMap((t) => pps.filter((p) => N % (t * p) === 0).map((p) => ({ t, p, d: N / (t * p) })));
+}
+
 function positiveInt(name: string, v: number): number {
   if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`${name} must be an integer >= 1, got ${v}`);
   return v;
@@ -118,10 +140,7 @@ export function enumeratePlans(arch: ModelArch, cluster: Cluster, workload: Work
   const N = cluster.gpusPerNode * cluster.nodes;
   const s = workload.seqLen;
   const moe = arch.moe && arch.moe.numMoeLayers > 0 ? arch.moe : undefined;
-  const validT = validTensorParallelSizes(tpModelConfig(arch), cluster.gpusPerNode);
-  const tps = (space.tensorParallel ?? divisors(cluster.gpusPerNode)).filter((t) => validT.includes(t));
-  const pps = (space.pipelineParallel ?? divisors(arch.numLayers)).filter((p) => arch.numLayers % p === 0);
-  const mbs = space.microBatches ?? [1, 2, 4, 8, 16, 32, 64];
+  const mbs = space.microBatches ?? DEFAULT_MICRO_BATCHES;
   const ints = (name: string, xs: readonly number[]) => { for (const x of xs) if (!Number.isSafeInteger(x) || x < 1) throw new RangeError(`space.${name} must hold integers >= 1, got ${x}`); return xs; };
   ints("microBatches", mbs);
   const cps = ints("contextParallel", space.contextParallel ?? divisors(N).filter((C) => (C & (C - 1)) === 0 && (C === 1 || s / (2 * C) >= MIN_CP_CHUNK)));
@@ -134,7 +153,7 @@ export function enumeratePlans(arch: ModelArch, cluster: Cluster, workload: Work
   const attentions = space.attentions ?? ["eager", "flash"];
   const sps = space.sequenceParallel ?? [false, true];
   const plans: Plan[] = [];
-  for (const t of tps) for (const p of pps) for (const C of cps) {
+  for (const { t, p } of layouts(arch, cluster, space)) for (const C of cps) {
     if (N % (t * p * C) !== 0) continue;
     const d = N / (t * p * C);
     for (const ep of eps) for (const b of mbs) {

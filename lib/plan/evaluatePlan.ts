@@ -82,24 +82,27 @@ export function planMemory(arch: ModelArch, plan: Plan, cluster: Cluster, worklo
   const rule = C > 1 || ep > 1 || plan.fp8 || moe ? layoutRule(plan, arch, cluster, workload) : undefined;
   if (rule) throw new RangeError(`${planLabel(plan)}: ${rule}`);
   // Plans that differ only in FP8 or the experts' split share chapter 2's estimate (beyondThreeD adds what they change).
-  const estimate = memo(options.cache, `mem ${t} ${p} ${C} ${N} ${plan.zeroStage} ${plan.offload} ${plan.microBatch} ${plan.recompute} ${plan.sequenceParallel} ${plan.attention} ${plan.gradAccum}`, () => estimateMemory({
+  const megatron = planRuntime(plan, options.runtime) === "megatron";
+  // Interleaving's memory only where Megatron runs it (m a multiple of p); a searched plan with the run's v that is not is sized as 1F1B.
+  const v = p > 1 && plan.gradAccum % p === 0 ? options.runtime?.virtualStages ?? 1 : 1;
+  const estimate = memo(options.cache, `mem ${t} ${p} ${C} ${N} ${plan.zeroStage} ${plan.offload} ${plan.microBatch} ${plan.recompute} ${plan.sequenceParallel} ${plan.attention} ${plan.gradAccum} ${megatron} ${v}`, () => estimateMemory({
     arch, numGpus: N, zeroStage: plan.zeroStage, offload: plan.offload, precision: workload.precision, optimizer: workload.optimizer,
     microBatch: plan.microBatch, seqLen: workload.seqLen / C, recompute: plan.recompute, tensorParallel: t,
     pipelineParallel: p, sequenceParallel: plan.sequenceParallel, attention: plan.attention,
-    microBatches: plan.gradAccum, pipelineSchedule: "1f1b",
+    microBatches: plan.gradAccum, loss: megatron ? "megatron" : "hf",
+    ...(v > 1 ? { pipelineSchedule: "interleaved" as const, virtualStages: v } : { pipelineSchedule: "1f1b" as const }),
   }));
   // Expert parallelism: the experts split over t·ep·p, their optimizer states over the expert-data-parallel group (chapter 14).
   const split = ep > 1 ? moeMemoryPerGpu(memo(options.cache, "moe split", () => moeParameterSplit(arch)), { tp: t, pp: p, ep, dp: d * C, distributedOptimizer: plan.zeroStage === 1, precision: workload.precision, optimizer: workload.optimizer }) : undefined;
   const paramsOnGpu = split ? Math.ceil(split.denseParams + split.expertParams) : Math.ceil(memo(options.cache, "parameters", () => parameterCount(arch)).total / (t * p));
   // Megatron-LM keeps fp32 main gradients (and, for fp16, fp32 copies at the step): its own bytes per parameter.
-  const extra = planRuntime(plan) === "megatron" ? paramsOnGpu * megatronExtraStateBytes(workload.precision, plan.zeroStage, d * C) : 0;
+  const extra = megatron ? paramsOnGpu * megatronExtraStateBytes(workload.precision, plan.zeroStage, d * C, options.runtime?.gradReduceInBf16) : 0;
   let memory: MemoryEstimate = extra === 0 ? estimate : {
     ...estimate,
     perGpu: { ...estimate.perGpu, gradients: estimate.perGpu.gradients + extra, total: estimate.perGpu.total + extra },
     peak: { ...estimate.peak, total: estimate.peak.total + extra },
   };
   if (moe || plan.fp8 || split || C > 1) memory = beyondThreeD(arch, plan, workload, estimate, { extra, paramsOnGpu, split, allGather: options.runtime?.cpCommType === "allgather" });
-
   const overBytes = memory.peak.total - usableMemoryBytes(cluster.gpu.memoryBytes, headroom);
   const reason = rejectionReason(plan, memory, cluster, headroom);
   return { fits: reason === undefined, ...(reason ? { reason } : {}), overBytes, memory };
@@ -111,7 +114,9 @@ export function planMemory(arch: ModelArch, plan: Plan, cluster: Cluster, worklo
  * with the transient lines: the layer being recomputed, ZeRO-3's gathered
  * layer, the fp32 logits; under 1F1B the first stage keeps min(m, p)
  * micro-batches of its L/p layers: L layers' worth of one micro-batch when
- * m ≥ p, Korthikanti et al. 2022 §4.2.3), host memory for offload (each GPU's CPU bytes × GPUs per node),
+ * m ≥ p, Korthikanti et al. 2022 §4.2.3; the interleaved schedule's chunks
+ * when `runtime.virtualStages` > 1), Megatron's own gradient bytes for a plan it
+ * runs (fp32 unless `runtime.gradReduceInBf16`), host memory for offload (each GPU's CPU bytes × GPUs per node),
  * step time from {@link stepTime}, and throughput. Rejected, with the reason:
  * pipeline parallelism with ZeRO-2 or ZeRO-3 (DeepSpeed's pipeline engine
  * refuses them: gradients must stay whole across micro-batches); a peak above

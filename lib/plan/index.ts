@@ -8,8 +8,9 @@
 export { GPU_PRESETS, gpuPreset, gpuRoofline, type GpuSpec } from "../perf/gpuPresets.js";
 export { CLUSTER_PRESETS, clusterPreset, clusterOf, checkCluster, type Cluster, type ClusterPreset } from "./clusterPresets.js";
 export { planLabel, planSizes, type Plan, type Workload } from "./planLabel.js";
-export { enumeratePlans, checkWorkload, MIN_CP_CHUNK, THREE_D_SPACE, type PlanSpace } from "./enumeratePlans.js";
+export { enumeratePlans, checkWorkload, layouts, DEFAULT_MICRO_BATCHES, MIN_CP_CHUNK, THREE_D_SPACE, type PlanSpace } from "./enumeratePlans.js";
 export { layoutRule } from "./layoutRule.js";
+export { nearestGlobalBatches } from "./nearestGlobalBatches.js";
 export { stepTime, OVERLAP_COMM_SMS, type StepTime, type StepTimeOptions, type RuntimeOptions } from "./stepTime.js";
 export { microBatchTime, layerShape, moeLayerShape, type MicroBatchTime, type TensorParallelRuntime } from "./microBatchTime.js";
 export { DEFAULT_MEMORY_HEADROOM, usableMemoryBytes, checkHeadroom } from "./memoryHeadroom.js";
@@ -21,7 +22,7 @@ export { compareTable1Row, MEGATRON_2021_RUNTIME, MEGATRON_2021_SPACE, type Tabl
 export { PUBLISHED_RUNS, predictPublishedRun, type PublishedRun } from "./publishedRuns.js";
 export { planRuntime, megatronExtraStateBytes } from "./planRuntime.js";
 export { gptArch } from "./gptArch.js";
-export { exportPlan, type ExportFormat } from "./exportPlan.js";
+export { exportPlan, runNote, type ExportFormat } from "./exportPlan.js";
 export { modelFlopsUtilization } from "./modelFlopsUtilization.js";
 export { countsThatGive, flopsPerTokenByCount, FLOP_COUNTS, type FlopCount, type PublishedUtilisation } from "./countsThatGive.js";
 export { rejectionReason, reasonKind } from "./rejectionReason.js";

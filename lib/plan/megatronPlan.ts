@@ -24,7 +24,7 @@ export function megatronPlan(run: MegatronLaunch, optimizer: Workload["optimizer
   const gradAccum = run.globalBatch / (run.microBatch * run.dataParallel);
   return {
     plan: {
-      dataParallel: run.dataParallel, tensorParallel: run.tensorParallel, pipelineParallel: run.pipelineParallel, zeroStage: run.distributedOptimizer ? 1 : 0,
+      dataParallel: run.dataParallel, tensorParallel: run.tensorParallel, pipelineParallel: run.pipelineParallel, zeroStage: run.zeroStage,
       offload: "none", recompute: run.recompute, sequenceParallel: run.sequenceParallel, attention: run.attention, microBatch: run.microBatch, gradAccum,
       ...(run.contextParallel > 1 ? { contextParallel: run.contextParallel } : {}), ...(run.expertParallel > 1 ? { expertParallel: run.expertParallel } : {}), ...(run.fp8 ? { fp8: true } : {}),
     },

@@ -35,6 +35,8 @@ export interface RuntimeOptions extends Partial<TensorParallelRuntime> {
   dropout?: boolean;
   /** Megatron `--cp-comm-type`: "p2p" (the ring, its default) or "allgather" (Llama 3's). */
   cpCommType?: CpCommType;
+  /** The framework the plan was read from (a Megatron-LM launch); default: {@link planRuntime}'s guess from t, p and the ZeRO stage. */
+  framework?: "megatron" | "deepspeed";
 }
 
 /**
@@ -147,7 +149,7 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
   if (!Number.isSafeInteger(v) || v < 1 || (v > 1 && Math.ceil(arch.numLayers / p) % v !== 0)) {
     throw new RangeError(`runtime.virtualStages must be an integer >= 1 dividing the stage's layers, got ${v}`);
   }
-  const megatron = planRuntime(plan) === "megatron";
+  const megatron = planRuntime(plan, rt) === "megatron";
   const { C, ep } = planSizes(plan);
   const dC = d * C; // the data-parallel group of the dense parameters: Megatron reduces over DP × CP
   const G = cluster.gpusPerNode;
