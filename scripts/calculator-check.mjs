@@ -1,6 +1,6 @@
 // The calculators' layout, checked in the browser (issue 27; scripts/browser.mjs runs it on every
 // page, so the e2e run and check-page do): for each calculator (src/components/calculator.css), a
-// reader scrolls to its first and to its last input and changes it; once the cells have settled,
+// reader scrolls its first, then its last input to the middle of the screen and changes it; once the cells have settled,
 // its results must be in view: the results panel's verdict (`[data-calc-result] .calc-verdict`)
 // on a wide screen, where the panel sits beside the inputs, or the one-line headline
 // (`[data-calc-headline]`) that stays at the foot of a phone's screen. The input is then set back.
@@ -14,7 +14,8 @@ const CONTROLS = ".calculator-inputs :is(input[type=range], select, input[type=r
  */
 async function change(control) {
   const kind = await control.evaluate((e) => (e.tagName === "SELECT" ? "select" : e.type));
-  await control.scrollIntoViewIfNeeded();
+  // where a reader works: the control in the middle of the screen
+  await control.evaluate((e) => e.scrollIntoView({ block: "center" }));
   if (kind === "select") {
     const { value, other } = await control.evaluate((e) => ({ value: e.value, other: [...e.options].map((o) => o.value).find((v) => v !== e.value) }));
     await control.selectOption(other);
