@@ -39,6 +39,8 @@ export const CHAPTERS: readonly Chapter[] = [
   { number: 10, slug: "flash-attention", title: "FlashAttention", summary: "Tiled attention with the online softmax: exact, and far less slow-memory traffic.", status: "written" },
   { number: 11, slug: "sophia", title: "The Sophia optimizer", summary: "A clipped diagonal second-order optimizer, against AdamW.", status: "written" },
   { number: 12, slug: "plan", title: "Planning a training run", summary: "Putting it together: a planner that searches every layout of a model on a cluster, judged for memory and speed, against published runs and the notes' benchmark.", status: "written" },
+  { number: 13, slug: "context-parallel", title: "Context parallelism", summary: "TODO: one sentence on Context parallelism for the home page.", status: "coming" },
+  { number: 14, slug: "expert-parallel", title: "Expert parallelism (mixture of experts)", summary: "TODO: one sentence on Expert parallelism (mixture of experts) for the home page.", status: "coming" },
 ];
 
 /**

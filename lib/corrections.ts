@@ -204,14 +204,14 @@ const parallelism: Correction[] = [
     chapter: "tensor-parallel",
     title: "1D tensor parallelism and activation memory",
     claim: "With 1D tensor parallelism every processor still stores the whole intermediate activations (仍需要存储整个中间激活).",
-    correction: "Only the activations between the tensor-parallel regions (LayerNorm and dropout inputs, dropout masks: 10·sbh of a layer's 34·sbh + 5·as²b bytes) are replicated; everything inside the regions is split by T, and sequence parallelism splits the rest along the sequence, giving (34·sbh + 5·as²b)/T.",
-    source: "Korthikanti et al. 2022, §4.2 and Table 2",
+    correction: "The sentence follows Colossal-AI's documentation, which speaks of each 1D layer's input and output: those are whole on every rank. Only the activations at the regions' boundaries are replicated, 10·sbh of a layer's 34·sbh + 5·as²b bytes: the two LayerNorm inputs (4·sbh), their outputs that enter the QKV and first MLP linear layers (4·sbh) and the two 1-byte dropout masks (2·sbh). Everything inside the regions is split by T, and sequence parallelism splits the rest along the sequence, giving (34·sbh + 5·as²b)/T.",
+    source: "Korthikanti et al. 2022, §4.1–4.2 and Table 2; Colossal-AI docs/source/en/features/2D_tensor_parallel.md (commit 4f9953be)",
   },
   {
     id: "pipeline-sends-gradients", chapter: "pipeline-parallel", title: "what travels between stages",
     claim: "Pipeline stages exchange only output tensors, 而不是梯度信息 (not gradient information), which is why communication is small.",
-    correction: "Backward sends the gradient of each boundary activation to the previous stage, a tensor the size of the activation; only weight gradients stay on their stage (all-reduced among data-parallel replicas). The volume is small because it is one activation per boundary, not because no gradients travel.",
-    source: "Narayanan et al. 2021 (Megatron-LM), §2.2 and §3",
+    correction: "Backward sends the gradient of each boundary activation to the previous stage, a tensor the size of the activation. Weight gradients mostly stay on their stage (all-reduced among data-parallel replicas), except the tied embedding, whose two copies on the first and last stage are all-reduced, and the global gradient norm (clipping) and fp16 inf/NaN check, one small all-reduce over all stages. The volume is small because it is one activation per boundary, not because no gradients travel.",
+    source: "Narayanan et al. 2021 (Megatron-LM), §2.2 and §3; Megatron-LM megatron/core/distributed/finalize_model_grads.py `_allreduce_word_embedding_grads` (commit d98e8a6)",
   },
   {
     id: "naive-pipeline-idle", chapter: "pipeline-parallel", title: "a naive pipeline is not parallel",
@@ -230,16 +230,16 @@ const parallelism: Correction[] = [
 // ── zero ───────────────────────────────────────────────────
 const zero: Correction[] = [
   {
-    id: "zero2-reduce-scatter-buckets", chapter: "zero", title: "stage 2 reduce-scatters buckets into every rank's shard",
+    id: "zero2-buckets-not-layers", chapter: "zero", title: "stage 2 reduces per bucket, not per layer",
     claim: "Stage 2 starts a reduce-scatter after every layer of backward to gather the gradients onto one node (将梯度整合到一个节点), and deletes the previous layer's gradients once the next layer's are computed.",
-    correction: "A reduce-scatter leaves every rank with the sum of its own shard; no node collects everything. DeepSpeed reduces per bucket of reduce_bucket_size elements, not per layer; after a bucket is reduced each rank frees the gradients it does not own and keeps its shard until the optimizer step.",
-    source: "Rajbhandari et al. 2020 (ZeRO), §5.2; DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py (gradient buckets)",
+    correction: "This paraphrases the paper's §5.2 fairly: each layer's gradients are reduced onto the process that owns them and then freed. DeepSpeed works per bucket of reduce_bucket_size elements, which can span several layers or part of one, and issues each bucket as per-owner reduce calls or, by default since v0.12.4, as one all-reduce (use_multi_rank_bucket_allreduce); under gradient accumulation it does so after every micro-batch.",
+    source: "Rajbhandari et al. 2020 (ZeRO), §5.2; DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py and runtime/engine.py at commit edaa722",
   },
   {
     id: "zero-stages-same-update", chapter: "zero", title: "ZeRO stages do not change the loss",
     claim: "The benchmark prints ZeRO-2 and ZeRO-3 side by side as a small slowdown (略有下降), with final train_loss 7.67 and 9.52, without comment.",
-    correction: "Partitioning changes where states live, not the update: with the same data, seed and reduction order every stage computes DDP's weights (bit for bit in the course's simulation). A loss gap of 1.85 comes from some other difference between the runs, so their speeds are compared on unequal footing.",
-    source: "Rajbhandari et al. 2020 (ZeRO), §5 and §7; the zero chapter's training comparison (lib/zero trainZero)",
+    correction: "Partitioning changes where states live, not the update: with the same data, seed and reduction order every stage computes DDP's weights (bit for bit in the course's simulation). The note's metrics show other differences: ZeRO-3 ran at train_steps_per_second 0.01 against 0.04 at nearly the same samples/s, about 4× fewer optimizer updates, and the DDP baseline ran torch.amp with fp32 weights while DeepSpeed keeps an fp16 model with an fp32 master.",
+    source: "Rajbhandari et al. 2020 (ZeRO), §5 and §7; note 004's train metrics; transformers trainer.py (speed_metrics over max_steps); the zero chapter's training comparison (lib/zero trainZero)",
   },
 ];
 
@@ -260,8 +260,14 @@ const offload: Correction[] = [
   {
     id: "gemini-dynamic-can-still-oom", chapter: "offload", title: "DeepSpeed's offload is not only static, and Gemini can still run out of memory",
     claim: "DeepSpeed's ZeRO-Offload splits model data statically between CPU and GPU, so the system crashes when the GPU cannot hold its share even if the CPU has memory, while Gemini completes training by swapping data to the CPU (note 004).",
-    correction: "ZeRO-3 with offload_param streams each layer's parameters to the GPU for forward and backward and keeps only a few layers there; and Gemini's auto policy places chunks from warm-up statistics, so it runs out of memory when non-model memory grows after the warm-up. The robust Gemini setting is static with a small GPU share (formerly the cpu policy), at the cost of more traffic.",
-    source: "DeepSpeed configuration docs (offload_param); Colossal-AI colossalai/zero/gemini/placement_policy.py (AutoPlacementPolicy.evict_tensors), commit 4f9953b",
+    correction: "ZeRO-3 with offload_param streams each layer's parameters to the GPU for forward and backward and keeps only a few layers there; and Gemini's auto policy places chunks from warm-up statistics, so it runs out of memory when non-model memory grows after the warm-up. The robust Gemini setting is static with shard_param_frac = offload_optim_frac = 1.0 and a large offload_param_frac (formerly the cpu policy), at the cost of more traffic; the default static offloads nothing.",
+    source: "DeepSpeed configuration docs (offload_param); Colossal-AI colossalai/zero/gemini/placement_policy.py (StaticPlacementPolicy, AutoPlacementPolicy.evict_tensors), commit 4f9953b",
+  },
+  {
+    id: "gemini-run-no-offload", chapter: "offload", title: "the notes' Gemini run offloaded nothing",
+    claim: "Note 004's Gemini run (--plugin gemini_cuda) shows the algorithm using GPU and CPU memory dynamically (可以清楚看到该算法在二者间动态使用的过程), citing 'Booster init max CPU memory: 6737.21 MB', and credits Gemini with +50.7% (+8.1% without FlashAttention) over DDP.",
+    correction: "In Colossal-AI's LLaMA example, gemini_cuda is GeminiPlugin(placement_policy='cuda'), a policy that never moves a chunk to the CPU; the 'max CPU memory' is the process's peak resident memory (ru_maxrss) at initialisation. The run is chunked ZeRO-3-style sharding on the GPUs with --batch_size 28 and no accumulation flag, and says nothing about offloading.",
+    source: "Colossal-AI commits 4daf928 and 955091e (examples/language/llama/pretrain.py); colossalai/zero/gemini/placement_policy.py at 26b7aac and 4daf928 (CUDAPlacementPolicy) and 4f9953b (StaticPlacementPolicy defaults)",
   },
   {
     id: "gemini-component-names", chapter: "offload", title: "Gemini's components today",
@@ -286,7 +292,7 @@ const flashAttention: Correction[] = [
     chapter: "flash-attention",
     title: "the runs differ in more than the technique",
     claim: "Each gain over DDP is credited to the run's technique (其中主要的性能提升来源于 FlashAttention).",
-    correction: "The ColossalAI Gemini runs use --batch_size 28 without accumulation (8 per device × 8 accumulation steps elsewhere), and the ZeRO-3 runs take about 4× fewer optimizer steps per second at nearly the same samples/s, so the percentages mix the technique with different batch configurations.",
+    correction: "The ColossalAI Gemini runs use --batch_size 28 with no accumulation flag (8 per device × 8 accumulation steps elsewhere), and the ZeRO-3 runs take about 4× fewer optimizer steps per second at nearly the same samples/s, so the percentages mix the technique with different batch configurations.",
     source: "Note 004's commands and train metrics (train_steps_per_second 0.01 for ZeRO-3, 0.04 for ZeRO-2)",
   },
   {
@@ -306,8 +312,8 @@ const later: Correction[] = [
     chapter: "sophia",
     title: "half the steps is not half the compute",
     claim: "Sophia reaches Adam's validation loss on GPT-2 with 50% fewer steps (减少了 50% step 数量), which amounts to 50% less total compute (总计算量) and 50% less wall-clock time.",
-    correction: "Each SophiaG step costs an AdamW step plus, every k steps, an extra forward and backward pass on sampled labels (10% more passes at k = 10), so half the steps is less than half the compute; independent re-runs with tuned AdamW did not reproduce the halving.",
-    source: "Liu et al. 2023 (arXiv:2305.14342), §3; Liuhong99/Sophia train_sophiag.py and issues #31, #46; Schlotthauer et al. 2025 (arXiv:2507.08472)",
+    correction: "The notes repeat the paper's own abstract faithfully; the error is treating it as settled. Each SophiaG step costs an AdamW step plus, every k steps, an extra forward and backward pass on sampled labels (10% more passes at k = 10), so half the steps is less than half the compute. The repository's AdamW baseline uses other betas, weight decay and final learning rate than its SophiaG runs; re-runs with a tuned, symmetric AdamW (issue #31) and peer-reviewed re-evaluations (Kaddour et al. 2023, Zhao et al. 2025) found the gains vanish or shrink to about the noise.",
+    source: "Liu et al. 2023 (arXiv:2305.14342), abstract and §3; Liuhong99/Sophia a7e1572 train_sophiag.py, config/*, issues #31, #46; bitsandbytes #499; Kaddour et al., NeurIPS 2023; Zhao et al., ICLR 2025 (arXiv:2407.07972); Wen et al. 2025 (arXiv:2509.02046); Schlotthauer et al. 2025 (arXiv:2507.08472)",
   },
 ];
 

@@ -61,7 +61,7 @@ export default defineExercise<F>({
   exportName: "enumeratePlans",
   signature: "enumeratePlans(arch: { numHeads, numKvHeads, numLayers }, cluster: { gpusPerNode, nodes }, globalBatch: number, space: SpaceView): PlanView[]",
   summary:
-    "Every well-formed plan: t inside a node dividing the query and KV heads, p dividing the layers, d = GPUs/(t·p), micro-batches whose b·d divides the global batch, DeepSpeed's offload rules, sequence parallelism only with t > 1, no selective recomputation beside FlashAttention. The grader runs the course's planner on your plans and compares its best plans with the reference's.",
+    "Every well-formed plan: t inside a node, dividing the query heads, with the KV heads a multiple or a divisor of t (Megatron's rule), p dividing the layers, d = GPUs/(t·p), micro-batches whose b·d divides the global batch, DeepSpeed's offload rules, sequence parallelism only with t > 1, no selective recomputation beside FlashAttention. The grader runs the course's planner on your plans and compares its best plans with the reference's.",
   reference,
   checks: [
     { name: "the stub's example", points: 1, run: async (f) => {

@@ -23,9 +23,11 @@ export interface SpaceView {
  *
  * Return every well-formed plan for this model on `gpusPerNode × nodes` GPUs (all used) with
  * `globalBatch` sequences per step, choosing from `space`:
- * - tensor-parallel size t: a divisor of gpusPerNode (t stays inside a node) that divides the
- *   query heads and the KV heads; pipeline size p: a divisor of the layers; t·p divides the GPU
- *   count and the data-parallel size is d = GPUs / (t·p);
+ * - tensor-parallel size t: a divisor of gpusPerNode (t stays inside a node) that Megatron-LM
+ *   accepts (chapter 6's rule, here reduced to heads): t divides the query heads, and the KV heads
+ *   are a multiple or a divisor of t (since Megatron commit f7dfb99; before it, t had to divide
+ *   them); pipeline size p: a divisor of the layers; t·p divides the GPU count and the
+ *   data-parallel size is d = GPUs / (t·p);
  * - micro-batch b from space.microBatches with b·d dividing globalBatch; gradAccum = globalBatch / (b·d);
  * - optimizer offload only with ZeRO stage ≥ 1; "optimizer+params" only with stage 3 (DeepSpeed's rules);
  * - sequence parallelism only with t > 1;

@@ -2,7 +2,7 @@ import { defineExercise, fail, formatValue, isNotImplemented } from "../harness/
 import { zeroSchedule } from "../../lib/zero/zeroSchedule.js";
 import { ZERO_DEFAULTS } from "../../lib/zero/validateZeroOptions.js";
 import { trainZero, type ZeroConfig } from "../../lib/zero/trainZero.js";
-import { zeroCommElements } from "../../lib/zero/zeroCommElements.js";
+import { zeroStepCommunication } from "../../lib/zero/zeroStepCommunication.js";
 import { wrapUnits } from "../../lib/zero/wrapUnits.js";
 import { createModel, corpus } from "../../lib/nn/index.js";
 import { AMP_LIVE_MODEL } from "../../lib/amp/charLmSetup.js";
@@ -77,7 +77,7 @@ export default defineExercise<F>({
         for (const r of RUNS.slice(1, 4)) {
           const { run } = (await runWith(f, { ...r, steps: 1 }))!;
           const persistent = unitsFor(r.threshold).flatMap((u) => u.params).filter((p) => p.persistent).reduce((n, p) => n + p.end - p.start, 0);
-          const sent = run.records[0].elementsSent.reduce((a, b) => a + b, 0), want = zeroCommElements(3, run.numParams, r.P, persistent);
+          const sent = run.records[0].elementsSent.reduce((a, b) => a + b, 0), want = zeroStepCommunication({ stage: 3, dataParallel: r.P, numParams: run.numParams, persistentParams: persistent }).elementsSent;
           if (sent !== want) fail(`${describe(r)}: one step sent ${sent} elements over all ranks; ZeRO-3 sends ${want}`, `each unit is gathered once for forward and once again for backward (${SECTION})`);
         }
     } },

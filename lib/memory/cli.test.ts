@@ -49,6 +49,17 @@ describe("main(argv) — the estimate CLI", () => {
     expect(main(["--model", file]).stderr).toMatch(/field "intermediate_size" is missing/);
   });
 
+  it("refuses --tp 7 on a config with 4 KV heads, as Megatron-LM does (one rule with lib/tensor-parallel and the planner)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "estimate-"));
+    const file = join(dir, "config.json");
+    // Qwen2-7B's shape (28 query heads, 4 KV heads), written as a Llama-style config.
+    writeFileSync(file, JSON.stringify({ model_type: "llama", vocab_size: 152064, hidden_size: 3584, intermediate_size: 18944, num_hidden_layers: 28, num_attention_heads: 28, num_key_value_heads: 4 }));
+    const r = main(["--model", file, "--gpus", "7", "--tp", "7"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--tp \(7\) cannot split this model \(Megatron-LM's rule\): numKvHeads \(4\) must be a multiple or a divisor of T \(7\) \(Megatron Core ≥ 0\.16, commit f7dfb99\); valid T for this config: 1, 2, 4/);
+    expect(main(["--model", file, "--gpus", "4", "--tp", "4"]).code).toBe(0);
+  });
+
   it.each([
     [["--model", "llama-2-13b", "--frobnicate"], /Unknown option '--frobnicate'\nRun with --help/],
     [["--model", "llama-2-13b", "--zro", "2"], /Unknown option '--zro' \(did you mean "--zero"\?\)/],
@@ -66,7 +77,7 @@ describe("main(argv) — the estimate CLI", () => {
     [["--model", "llama-2-13b", "--micro-batch", "abc"], /--micro-batch/],
     [["--model", "llama-2-13b", "--zero", "4"], /--zero must be 0, 1, 2 or 3/],
     [["--model", "llama-2-13b", "--precision", "fp8"], /--precision must be one of fp32, fp16, bf16/],
-    [["--model", "llama-2-13b", "--gpus", "3", "--tp", "3"], /--tp \(3\) must divide num_attention_heads \(40\)/],
+    [["--model", "llama-2-13b", "--gpus", "3", "--tp", "3"], /--tp \(3\) cannot split this model \(Megatron-LM's rule\): numHeads \(40\) must be divisible by T \(3\)/],
     [["--model", "llama-2-13b", "--gpus", "6", "--tp", "4"], /--gpus \(6\) must be a multiple/],
     [["--model", "llama-2-13b", "--offload", "optimizer"], /--offload "optimizer" needs --zero >= 1/],
     [["--model", "no-such-model"], /neither a preset/],

@@ -45,7 +45,8 @@ Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
   --micro-batch B    sequences per GPU per micro-batch                  (default 1)
   --seq S            tokens per sequence                                (default 2048)
   --recompute R      none | selective | full                            (default none)
-  --tp T             tensor-parallel size, divides the attention heads  (default 1)
+  --tp T             tensor-parallel size (Megatron-LM's rule: divides the
+                       heads and FFN; KV heads a multiple or divisor of T)  (default 1)
   --pp P             pipeline-parallel size, divides the layers         (default 1)
   --sp               Megatron sequence parallelism (with --tp > 1)      (default off)
   --micro-batches M  micro-batches per step (gradient accumulation): the first

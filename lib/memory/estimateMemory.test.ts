@@ -38,7 +38,7 @@ describe("estimateMemory(setup)", () => {
   });
 
   it("rejects layouts that do not fit, naming the field", () => {
-    expect(() => estimateMemory({ ...notesRun, tensorParallel: 3, numGpus: 9 })).toThrow(/tensorParallel \(3\) must divide num_attention_heads \(40\)/);
+    expect(() => estimateMemory({ ...notesRun, tensorParallel: 3, numGpus: 9 })).toThrow(/tensorParallel \(3\) cannot split this model \(Megatron-LM's rule\): numHeads \(40\) must be divisible by T \(3\); valid T for this config: 1, 2, 4, 8/);
     expect(() => estimateMemory({ ...notesRun, pipelineParallel: 3, numGpus: 9 })).toThrow(/pipelineParallel \(3\) must divide num_hidden_layers \(40\)/);
     expect(() => estimateMemory({ ...notesRun, numGpus: 6, tensorParallel: 4 })).toThrow(/numGpus \(6\) must be a multiple/);
     expect(() => estimateMemory({ ...notesRun, microBatch: -1 })).toThrow(/microBatch must be an integer >= 1, got -1/);

@@ -4,6 +4,7 @@ import { bytesPerParam, modelStateBytes, type AmpDesign, type Offload, type Opti
 import { type Recompute } from "./activationBytes.js";
 import { firstStageActivationBytes, inFlightChunks, type PipelineSchedule } from "./firstStageActivationBytes.js";
 import { peakBytes, transientBytes, type Attention, type TransientLine } from "./peakMemory.js";
+import { checkTensorParallelSize, tpModelConfig } from "../tensor-parallel/config.js";
 
 /**
  * A training set-up to size. Either `arch` (a parsed config.json) or `params` must be given.
@@ -133,7 +134,8 @@ export function fitsInMemory(estimate: Pick<MemoryEstimate, "peak">, gpuBytes: n
  * @param s see {@link TrainingSetup}
  * @returns the breakdown and notes; every byte count is an integer
  * @throws RangeError `numGpus (6) must be a multiple of tensorParallel × pipelineParallel (4)`,
- *   `tensorParallel (3) must divide num_attention_heads (40)`, `pipelineParallel (3) must divide num_hidden_layers (40)`,
+ *   `tensorParallel (3) cannot split this model (Megatron-LM's rule): numHeads (40) must be divisible by T (3); valid T for this config: 1, 2, 4, 8`
+ *   (the rule is {@link checkTensorParallelSize}'s, the one the planner and chapter 6 use), `pipelineParallel (3) must divide num_hidden_layers (40)`,
  *   `give arch or params`, and those of modelStateBytes / activationBytes
  * @example estimateMemory({ arch: llama2_13b, numGpus: 8, zeroStage: 2, precision: "fp16", optimizer: "adamw", microBatch: 8, seqLen: 2048, recompute: "full" }).perGpu.total
  *   // steady 26,031,728,640 + 3,253,966,080 + 19,523,796,480 + 6,710,886,400 = 55,520,377,600 bytes (51.71 GiB);
@@ -149,7 +151,11 @@ export function estimateMemory(s: TrainingSetup): MemoryEstimate {
   need("seqLen", s.seqLen, 1);
   if (numGpus % (t * p) !== 0) throw new RangeError(`numGpus (${numGpus}) must be a multiple of tensorParallel × pipelineParallel (${t * p})`);
   if (s.arch) {
-    if (s.arch.numHeads % t !== 0) throw new RangeError(`tensorParallel (${t}) must divide num_attention_heads (${s.arch.numHeads})`);
+    try {
+      checkTensorParallelSize(tpModelConfig(s.arch), t);
+    } catch (e) {
+      throw new RangeError(`tensorParallel (${t}) cannot split this model (Megatron-LM's rule): ${(e as Error).message}`);
+    }
     if (s.arch.numLayers % p !== 0) throw new RangeError(`pipelineParallel (${p}) must divide num_hidden_layers (${s.arch.numLayers})`);
   }
   const params = s.params ?? (s.arch ? parameterCount(s.arch).total : undefined);

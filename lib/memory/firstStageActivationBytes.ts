@@ -38,7 +38,7 @@ function resolve(o: PipelineActivationOptions): { L: number; p: number; m: numbe
   const v = o.virtualStages ?? (schedule === "interleaved" ? 2 : 1);
   checkInt("virtualStages", v, 1);
   if (schedule !== "interleaved" && v !== 1) throw new RangeError(`virtualStages (${v}) needs schedule "interleaved"; ${schedule} has one chunk per stage`);
-  if (schedule === "interleaved" && m % p !== 0) throw new RangeError(`microBatches (${m}) must be a multiple of pipelineParallel (${p}) for the interleaved schedule (Megatron-LM requires it)`);
+  if (schedule === "interleaved" && m % p !== 0) throw new RangeError(`microBatches (${m}) must be a multiple of pipelineParallel (${p}) for the interleaved schedule (Megatron-LM's rule with its default micro-batch group size N = p)`);
   if (o.numLayers % (p * v) !== 0) {
     throw new RangeError(v === 1 ? `pipelineParallel (${p}) must divide numLayers (${o.numLayers})` : `pipelineParallel × virtualStages (${p * v}) must divide numLayers (${o.numLayers})`);
   }
@@ -57,7 +57,7 @@ function resolve(o: PipelineActivationOptions): { L: number; p: number; m: numbe
  * the tests compare the two for random p, m, v.
  * @param o see {@link PipelineActivationOptions}
  * @returns chunks in flight on stage 0 (an integer)
- * @throws RangeError `microBatches (6) must be a multiple of pipelineParallel (4) for the interleaved schedule (Megatron-LM requires it)`,
+ * @throws RangeError `microBatches (6) must be a multiple of pipelineParallel (4) for the interleaved schedule (Megatron-LM's rule with its default micro-batch group size N = p)`,
  *   `pipelineParallel (3) must divide numLayers (32)`, `schedule must be gpipe, 1f1b or interleaved, got "zb"`
  * @example inFlightChunks({ numLayers: 32, pipelineParallel: 4, microBatches: 16 }) // 4 (1F1B: p)
  * @example inFlightChunks({ numLayers: 32, pipelineParallel: 4, microBatches: 16, schedule: "interleaved", virtualStages: 2 }) // 11 = 4·2 + 3

@@ -112,6 +112,16 @@ describe("recordMemStats(model, rows) and simulateGemini(config) on lib/nn's mod
     expect(s0.perStep).toEqual(cpu.perStep);
   });
 
+  it("chunks follow the parameters' own order (GeminiDDP's \"param initialized order\"), first use only with paramOrder: \"runtime\"", () => {
+    // Four parameters created 0, 1, 2, 3 but used 3, 1, 2, 0: chunks of 6 elements.
+    const sz = [3, 4, 2, 5], op = (name: string, params: number[]) => ({ name, phase: "forward" as const, layer: params[0]!, params, nonModelBytes: 0 });
+    const ops4 = [op("a", [3]), op("b", [1]), op("c", [2]), op("d", [0])];
+    const run4 = (paramOrder?: "initialized" | "runtime") => simulateGemini({ sizes: sz, ops: ops4, chunkSize: 6, policy: "cpu", gpuCapacityBytes: 1e9, numSteps: 1, paramOrder }).chunks.map((c) => c.params);
+    expect(run4()).toEqual([[0], [1, 2], [3]]); // packChunks([3, 4, 2, 5], 6), the worked example above
+    expect(run4("runtime")).toEqual([[3], [1, 2], [0]]); // sizes 5 | 4 + 2 | 3
+    expect(() => simulateGemini({ sizes: sz, ops: ops4, chunkSize: 6, policy: "cpu", gpuCapacityBytes: 1e9, paramOrder: "first-use" as never })).toThrow(/^paramOrder must be "initialized" or "runtime", got "first-use"$/);
+  });
+
   it("bad input names the field", () => {
     expect(() => simulateGemini({ sizes, ops, chunkSize: 1, policy: "cpu", gpuCapacityBytes: 1e9 })).toThrow(/^chunkSize must be >= the largest parameter/);
     expect(() => simulateGemini({ sizes, ops, chunkSize, policy: "cuda" as never, gpuCapacityBytes: 1e9 })).toThrow(/^policy must be/);

@@ -7,7 +7,7 @@
  * The gpu.js Adam kernel is not exported here (importing it loads gpu.js):
  * import `./createGpuAdam.js` where a kernel runs.
  */
-export { DEFAULT_OFFLOAD_HARDWARE, ADAM_BYTES_PER_ELEMENT, validateHardware, type OffloadHardware, type HardwareOptions, type Link } from "./offloadHardware.js";
+export { DEFAULT_OFFLOAD_HARDWARE, ADAM_BYTES_PER_ELEMENT, CPU_ADAM_BYTES_PER_ELEMENT, validateHardware, type OffloadHardware, type HardwareOptions, type Link } from "./offloadHardware.js";
 export { resolveOffloadConfig, type OffloadConfig, type ResolvedOffloadConfig, type OffloadDevice } from "./resolveOffloadConfig.js";
 export { simulateOffloadStep, LANES, type Lane, type OffloadEvent, type OffloadEventKind, type OffloadTimeline } from "./simulateOffloadStep.js";
 export { offloadMemory, type OffloadMemory, type MemoryParts } from "./offloadMemory.js";

@@ -33,7 +33,7 @@ export interface OffloadHardware {
   h2d: Link;
   /** Device to host (gradients to the CPU). */
   d2h: Link;
-  /** Adam elements per second on the CPU (> 0): DeepSpeedCPUAdam's rate on this host. */
+  /** Adam elements per second on the CPU (> 0): DeepSpeedCPUAdam's rate on this host (the default is a DRAM-bandwidth ceiling). */
   cpuAdamElementsPerS: number;
   /** Host memory in bytes (> 0). */
   cpuMemoryBytes: number;
@@ -53,6 +53,17 @@ export interface OffloadHardware {
  */
 export const ADAM_BYTES_PER_ELEMENT = 28;
 
+/**
+ * Bytes of host memory traffic per parameter of DeepSpeed's offloaded Adam step (ZeRO-1/2 with
+ * `offload_optimizer`): the gradient arrives in fp32, converted on the GPU and copied into a pinned fp32
+ * buffer (4 written by the copy, 4 read by Adam), Adam reads and writes the fp32 master, m and v (12 + 12)
+ * and writes the 16-bit copy sent back to the GPU (2): at least 34, six more than the paper's fp16-gradient 28.
+ * @example CPU_ADAM_BYTES_PER_ELEMENT // 34
+ * @see DeepSpeed `deepspeed/runtime/zero/stage_1_and_2.py` at commit edaa722 (`async_inplace_copy_grad_to_fp32_buffer_from_gpu`:
+ *   `src_tensor.to(self.master_weights_and_grads_dtype)` then `copy_` into `single_partition_of_fp32_groups[i].grad`)
+ */
+export const CPU_ADAM_BYTES_PER_ELEMENT = 34;
+
 const pcie = LINK_PRESETS.find((p) => p.id === "pcie4-x16")!;
 /** 8 channels of DDR4-3200 (one AMD EPYC 7002 socket, as in a DGX A100): 3200 MT/s × 8 bytes × 8 channels. */
 const HOST_DRAM_BYTES_PER_S = 3200e6 * 8 * 8;
@@ -68,7 +79,7 @@ const NVME_LINK_BYTES_PER_S = (16e9 * 4 * 128) / 130 / 8;
  * | gpuMemoryBytes | 40 GiB | A100 40GB |
  * | gpuAdamElementsPerS | 55.5 G/s | 1555 GB/s HBM2 ÷ 28 bytes |
  * | h2d, d2h | 31.5 GB/s, α 5 µs | PCIe 4.0 ×16 per direction (lib/collectives LINK_PRESETS; α assumed) |
- * | cpuAdamElementsPerS | 7.3 G/s | 204.8 GB/s DDR4-3200 × 8 channels ÷ 28 bytes: a memory-bandwidth ceiling, measure your own |
+ * | cpuAdamElementsPerS | 6.0 G/s | 204.8 GB/s DDR4-3200 × 8 channels ÷ 34 bytes ({@link CPU_ADAM_BYTES_PER_ELEMENT}): a STREAM-style memory-bandwidth ceiling, not a measured CPU-Adam rate; real runs are slower (measure your own) |
  * | cpuMemoryBytes | 1 TiB | DGX A100 system memory (1 TB) |
  * | nvmeRead/WriteBytesPerS | 7.88 GB/s | PCIe 4.0 ×4 link of one drive (a ceiling; drives write slower) |
  *
@@ -83,7 +94,7 @@ export const DEFAULT_OFFLOAD_HARDWARE: Readonly<OffloadHardware> = Object.freeze
   gpuAdamElementsPerS: 1555e9 / ADAM_BYTES_PER_ELEMENT,
   h2d: Object.freeze({ alphaS: pcie.alphaS, bandwidthBytesPerS: pcie.bandwidthBytesPerS }),
   d2h: Object.freeze({ alphaS: pcie.alphaS, bandwidthBytesPerS: pcie.bandwidthBytesPerS }),
-  cpuAdamElementsPerS: HOST_DRAM_BYTES_PER_S / ADAM_BYTES_PER_ELEMENT,
+  cpuAdamElementsPerS: HOST_DRAM_BYTES_PER_S / CPU_ADAM_BYTES_PER_ELEMENT,
   cpuMemoryBytes: 2 ** 40,
   nvmeReadBytesPerS: NVME_LINK_BYTES_PER_S,
   nvmeWriteBytesPerS: NVME_LINK_BYTES_PER_S,

@@ -1,6 +1,7 @@
 /**
- * Colossal-AI Gemini's chunks: parameters, in the order the model uses them,
- * packed into equal-size chunks; a parameter never spans two chunks.
+ * Colossal-AI Gemini's chunks: parameters, in the order given (GeminiDDP: the
+ * order of `module.parameters()`), packed into equal-size chunks; a parameter
+ * never spans two chunks.
  */
 
 /** One chunk: which parameters it holds and how full it is. */
@@ -26,7 +27,7 @@ export function checkSizes(sizes: readonly number[]): void {
  * `_get_unused_byte`, whose sum over chunks (the last chunk's tail included)
  * is the waste the chunk-size search minimises.
  *
- * @param sizes parameter sizes in elements, in the order of first use (each an integer ≥ 1)
+ * @param sizes parameter sizes in elements, in packing order (each an integer ≥ 1)
  * @param chunkSize elements per chunk (an integer ≥ the largest parameter)
  * @returns the chunks, new objects, and the wasted elements
  * @throws RangeError `chunkSize must be >= the largest parameter (sizes[2] = 300 elements), got 256`;

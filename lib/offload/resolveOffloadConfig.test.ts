@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { resolveOffloadConfig } from "./resolveOffloadConfig.js";
-import { DEFAULT_OFFLOAD_HARDWARE, validateHardware, ADAM_BYTES_PER_ELEMENT } from "./offloadHardware.js";
+import { DEFAULT_OFFLOAD_HARDWARE, validateHardware, ADAM_BYTES_PER_ELEMENT, CPU_ADAM_BYTES_PER_ELEMENT } from "./offloadHardware.js";
 
 describe("resolveOffloadConfig(config)", () => {
   it("published figure: GPT-3's 96 layers of h = 12288 hold 12·96·h² ≈ 174e9 of its 175B parameters (Brown et al. 2020, Table 2.1)", () => {
@@ -32,9 +32,12 @@ describe("resolveOffloadConfig(config)", () => {
 });
 
 describe("DEFAULT_OFFLOAD_HARDWARE and validateHardware(h)", () => {
-  it("derives its figures from the published ones: PCIe 4.0 ×16, DDR4-3200 × 8 channels ÷ 28 bytes, A100 at half its fp16 peak", () => {
+  it("derives its figures from the published ones: PCIe 4.0 ×16, DDR4-3200 × 8 channels ÷ 34 bytes, A100 at half its fp16 peak", () => {
     expect(DEFAULT_OFFLOAD_HARDWARE.h2d.bandwidthBytesPerS / 1e9).toBeCloseTo(31.5, 1);
-    expect(DEFAULT_OFFLOAD_HARDWARE.cpuAdamElementsPerS * ADAM_BYTES_PER_ELEMENT).toBeCloseTo(204.8e9, -3);
+    // DDR4-3200 × 8 channels = 204.8 GB/s, over DeepSpeed's host bytes per element: 4 + 4 (fp32 gradient copied in, read) + 12 + 12 (master, m, v) + 2 (16-bit copy)
+    expect(CPU_ADAM_BYTES_PER_ELEMENT).toBe(4 + 4 + 12 + 12 + 2);
+    expect(DEFAULT_OFFLOAD_HARDWARE.cpuAdamElementsPerS * CPU_ADAM_BYTES_PER_ELEMENT).toBeCloseTo(204.8e9, -3);
+    expect(ADAM_BYTES_PER_ELEMENT).toBe(2 + 12 + 12 + 2);
     expect(DEFAULT_OFFLOAD_HARDWARE.gpuFlopsPerS).toBe(156e12);
     expect(DEFAULT_OFFLOAD_HARDWARE.nvmeReadBytesPerS / 1e9).toBeCloseTo(7.88, 2);
   });

@@ -30,10 +30,13 @@ export interface ChunkSearchResult {
  *
  * Left out from Colossal-AI: parameters larger than mean + 3 standard
  * deviations are filtered out before the search, a group smaller than the
- * minimum stays gathered in one chunk, and the size is rounded up to a
- * multiple of the data-parallel degree.
+ * minimum stays gathered in one chunk, and the best size is finally rounded
+ * up to a multiple of the least common multiple of the data-parallel degrees
+ * (`best_chunk_size + (-best_chunk_size % size_lcm)`), after the waste was
+ * computed: Colossal-AI's chunks are that much larger than the size returned
+ * here, and the waste returned is the waste before rounding.
  *
- * @param sizes parameter sizes in elements, in order of first use
+ * @param sizes parameter sizes in elements, in the model's parameter order
  * @param o search range, interval, minimum
  * @returns the best size, its waste, and every candidate
  * @throws RangeError `searchInterval must be an integer >= 1, got 0`; `searchRange must be an integer >= 0, got -1`;

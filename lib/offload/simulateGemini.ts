@@ -35,6 +35,12 @@ export interface GeminiConfig {
   steadyCudaCapRatio?: number;
   /** Steps to run after the warm-up (integer ≥ 1; default 2). */
   numSteps?: number;
+  /**
+   * The order parameters are packed into chunks: "initialized" (default), the order of `sizes`, as `GeminiDDP` builds
+   * chunks from `module.parameters()`; "runtime", the order the operators first use them, which `GeminiDDP` takes only
+   * from premade memory statistics.
+   */
+  paramOrder?: "initialized" | "runtime";
 }
 
 /** The state at one operator. */
@@ -77,7 +83,7 @@ function check(name: string, v: unknown, lo: number, hi = Infinity, integer = fa
 /**
  * Runs `numSteps` steps of the operators with chunks placed by a policy.
  *
- * Parameters are packed ({@link packChunks}) in order of first use. Before an
+ * Parameters are packed ({@link packChunks}) in the order of `sizes` (or of first use, `paramOrder: "runtime"`). Before an
  * operator runs, its chunks must be on the GPU; missing ones move in (one
  * host-to-device copy each). `cpu` and `static` evict the chunks they do not
  * keep right after the operator (one device-to-host copy each). `auto` keeps
@@ -91,11 +97,13 @@ function check(name: string, v: unknown, lo: number, hi = Infinity, integer = fa
  * @returns placement per operator, moves per step, and the first failure
  * @throws RangeError naming the field: `chunkSize must be >= the largest parameter (sizes[2] = 300 elements), got 256`,
  *   `gpuCapacityBytes must be a number >= 1, got 0`, `gpuFraction must be a number in [0, 1], got 2`,
- *   `policy must be "static", "auto" or "cpu", got "cuda"`, `ops[3].params[0] must index sizes (0 … 9), got 12`
+ *   `policy must be "static", "auto" or "cpu", got "cuda"`, `ops[3].params[0] must index sizes (0 … 9), got 12`,
+ *   `paramOrder must be "initialized" or "runtime", got "first-use"`
  * @example simulateGemini({ sizes, ops, chunkSize, policy: "cpu", gpuCapacityBytes: 1e9 }).fits // true (chunks of one operator at a time)
  * @see Colossal-AI `colossalai/zero/gemini/placement_policy.py` (`StaticPlacementPolicy`, `AutoPlacementPolicy.evict_tensors`,
  *   `_sort_can_evict_chunks`), commit 4f9953be335ef371b3848719ddafe596c01ecd37; the `cpu` policy as in Colossal-AI ≤ 0.3.1
  *   (`CPUPlacementPolicy`, commit 26b7aac0be10fb83692e197ca326f8b67c1c990b), today `static` with `offload_param_frac` 1;
+ *   `gemini_ddp.py` at 4f9953b (chunks "in param initialized order" unless memory statistics are premade);
  *   Fang et al. 2022, *PatrickStar*, §5
  */
 export function simulateGemini(c: GeminiConfig): GeminiResult {
@@ -109,9 +117,11 @@ export function simulateGemini(c: GeminiConfig): GeminiResult {
   c.ops.forEach((op, i) => op.params.forEach((p, j) => {
     if (!Number.isInteger(p) || p < 0 || p >= c.sizes.length) throw new RangeError(`ops[${i}].params[${j}] must index sizes (0 … ${c.sizes.length - 1}), got ${p}`);
   }));
-  // Pack in order of first use.
+  const paramOrder = c.paramOrder ?? "initialized";
+  if (paramOrder !== "initialized" && paramOrder !== "runtime") throw new RangeError(`paramOrder must be "initialized" or "runtime", got ${JSON.stringify(paramOrder)}`);
+  // Pack in the parameters' own order, or in order of first use.
   const order: number[] = [];
-  for (const op of c.ops) for (const p of op.params) if (!order.includes(p)) order.push(p);
+  if (paramOrder === "runtime") for (const op of c.ops) for (const p of op.params) if (!order.includes(p)) order.push(p);
   c.sizes.forEach((_, p) => { if (!order.includes(p)) order.push(p); });
   const packed = packChunks(order.map((p) => c.sizes[p]), c.chunkSize);
   const chunks = packed.chunks.map((ch) => ({ ...ch, params: ch.params.map((k) => order[k]) }));

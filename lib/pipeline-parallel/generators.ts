@@ -75,46 +75,79 @@ export function oneFOneBSchedule(p: number, m: number, times: StageTimes = UNIT_
 }
 
 /**
- * Checks the shape of an interleaved schedule: m a multiple of p (so m ≥ p), v ≥ 1.
- * @throws {RangeError} `m must be >= p = 4 for the interleaved schedule, got m = 2`; `m must be a multiple of p = 4 for the interleaved schedule (Megatron-LM's rule), got m = 6`
+ * Checks the shape of an interleaved schedule as Megatron-LM does since commit 4295be1 (2024-11-01):
+ * the micro-batch group size N (`--microbatch-group-size-per-virtual-pipeline-stage`, default p)
+ * lies in [p, m], and the last group, m mod N, is empty or holds at least p micro-batches. With the
+ * default N = p this is the older rule: m a multiple of p.
+ * @param p stages; @param m micro-batches; @param v chunks per device; @param microbatchGroupSize N (default p)
+ * @throws {RangeError} `m must be >= p = 4 for the interleaved schedule, got m = 2`;
+ *   `m must be a multiple of p = 4 for the interleaved schedule with the default microbatch group size N = p (Megatron-LM's rule), got m = 6`;
+ *   `microbatchGroupSize must be from p = 4 to m = 6 (Megatron-LM's --microbatch-group-size-per-virtual-pipeline-stage), got 3`;
+ *   `m mod microbatchGroupSize must be 0 or >= p = 4 (Megatron-LM's rule), got 10 mod 4 = 2`
+ * @example checkInterleaved(4, 10, 2, 5) // passes: groups of 5 micro-batches
+ * @see Megatron-LM megatron/core/pipeline_parallel/schedules.py `forward_backward_pipelining_with_interleaving` and model_parallel_config.py `microbatch_group_size_per_vp_stage` at d98e8a6
  */
-export function checkInterleaved(p: number, m: number, v: number): void {
+export function checkInterleaved(p: number, m: number, v: number, microbatchGroupSize = p): void {
   checkShape(p, m, v);
-  if (m < p) throw new RangeError(`m must be >= p = ${p} for the interleaved schedule, got m = ${m}`);
-  if (m % p !== 0) throw new RangeError(`m must be a multiple of p = ${p} for the interleaved schedule (Megatron-LM's rule), got m = ${m}`);
+  const N = microbatchGroupSize;
+  if (!Number.isInteger(N) || N < 1) throw new RangeError(`microbatchGroupSize must be an integer >= 1, got ${N}`);
+  if (N === p) {
+    if (m < p) throw new RangeError(`m must be >= p = ${p} for the interleaved schedule, got m = ${m}`);
+    if (m % p !== 0) throw new RangeError(`m must be a multiple of p = ${p} for the interleaved schedule with the default microbatch group size N = p (Megatron-LM's rule), got m = ${m}`);
+    return;
+  }
+  if (N < p || N > m) throw new RangeError(`microbatchGroupSize must be from p = ${p} to m = ${m} (Megatron-LM's --microbatch-group-size-per-virtual-pipeline-stage), got ${N}`);
+  if (m % N !== 0 && m % N < p) throw new RangeError(`m mod microbatchGroupSize must be 0 or >= p = ${p} (Megatron-LM's rule), got ${m} mod ${N} = ${m % N}`);
+}
+
+/**
+ * Megatron-LM's schedule table: the k-th forward of a device runs micro-batch `microBatch` on
+ * chunk `chunk`. Micro-batches go in groups of N, each group through chunk 0, then chunk 1, …;
+ * the last group takes whatever is left (N to N + p − 1 micro-batches, or fewer when N = m).
+ * @example interleavedTable(5, 2, 3).map((x) => `${x.microBatch}${x.chunk}`) // ["00", "10", "20", "01", "11", "21", "30", "40", "31", "41"]
+ * @see Megatron-LM schedules.py `get_schedule_table` (the PP2 N3M5 VP2 example in its comments) at d98e8a6
+ */
+export function interleavedTable(m: number, v: number, N: number): { microBatch: number; chunk: number }[] {
+  const table: { microBatch: number; chunk: number }[] = [];
+  for (let first = 0; first < m; first += N) {
+    const last = first + N >= m ? m : first + N; // the last group runs to m
+    for (let chunk = 0; chunk < v; chunk++) for (let j = first; j < last; j++) table.push({ microBatch: j, chunk });
+    if (last === m) break;
+  }
+  return table;
 }
 
 /**
  * Interleaved 1F1B (Narayanan et al. 2021): each device holds v model chunks (virtual stage
  * k = chunk·p + device), and micro-batches go around the devices v times. Passes are v times
- * shorter, so the bubble shrinks to (p − 1)/(v·m) of the ideal time, for v times more sends.
- * The order follows Megatron-LM: forwards in groups of p micro-batches per chunk, warm-up of
- * 2(p − s − 1) + (v − 1)p passes on device s (all passes when m = p), then 1F1B.
- * @param p stages (integer ≥ 1); @param m micro-batches (a multiple of p); @param v chunks per device (integer ≥ 1)
+ * shorter, so the bubble shrinks to (p − 1)/(v·m) of the ideal time (with N = p), for v times more sends.
+ * The order follows Megatron-LM at d98e8a6 (since 4295be1): forwards in groups of N micro-batches
+ * per chunk ({@link interleavedTable}), a warm-up of 2(p − s − 1) + (v − 1)·N forwards on device s
+ * (capped at m·v), then one forward and one backward alternately; backwards take the chunks in reverse.
+ * A larger N than p keeps more micro-batches in flight on the first stage.
+ * @param p stages (integer ≥ 1); @param m micro-batches; @param v chunks per device (integer ≥ 1)
  * @param times per-stage pass times in ms for the whole stage (each chunk takes 1/v)
+ * @param microbatchGroupSize N, Megatron's `--microbatch-group-size-per-virtual-pipeline-stage` (default p)
  * @returns the schedule
- * @throws {RangeError} `m must be a multiple of p = 4 for the interleaved schedule (Megatron-LM's rule), got m = 6`
+ * @throws {RangeError} from {@link checkInterleaved}, e.g. `m must be a multiple of p = 4 for the interleaved schedule with the default microbatch group size N = p (Megatron-LM's rule), got m = 6`
  * @example stepTime(interleavedSchedule(4, 8, 2)) // 19 = 16 + (4 − 1)·2/2
- * @see Narayanan et al. 2021, §2.2.2 and Fig. 4 (bottom); Megatron-LM, megatron/core/pipeline_parallel/schedules.py (forward_backward_pipelining_with_interleaving)
+ * @see Narayanan et al. 2021, §2.2.2 and Fig. 4 (bottom); Megatron-LM, megatron/core/pipeline_parallel/schedules.py (`get_pp_rank_microbatches`, `get_schedule_table`) at d98e8a6
  */
-export function interleavedSchedule(p: number, m: number, v: number, times: StageTimes = UNIT_TIMES): Schedule {
-  checkInterleaved(p, m, v);
+export function interleavedSchedule(p: number, m: number, v: number, times: StageTimes = UNIT_TIMES, microbatchGroupSize = p): Schedule {
+  checkInterleaved(p, m, v, microbatchGroupSize);
   const total = m * v;
-  const group = p * v;
-  const mbOf = (k: number) => Math.floor(k / group) * p + (k % p);
-  const chunkOf = (k: number, forward: boolean) => {
-    const c = Math.floor((k % group) / p);
-    return forward ? c : v - 1 - c;
-  };
+  const table = interleavedTable(m, v, microbatchGroupSize);
+  const fwd = (k: number) => F(table[k].microBatch, table[k].chunk);
+  const bwd = (k: number) => B(table[k].microBatch, v - 1 - table[k].chunk);
   const orders = Array.from({ length: p }, (_, s) => {
-    const warm = m === p ? total : Math.min((p - s - 1) * 2 + (v - 1) * p, total);
+    const warm = Math.min((p - s - 1) * 2 + (v - 1) * microbatchGroupSize, total);
     const order: Op[] = [];
-    for (let k = 0; k < warm; k++) order.push(F(mbOf(k), chunkOf(k, true)));
-    for (let i = 0; i < total - warm; i++) order.push(F(mbOf(warm + i), chunkOf(warm + i, true)), B(mbOf(i), chunkOf(i, false)));
-    for (let k = total - warm; k < total; k++) order.push(B(mbOf(k), chunkOf(k, false)));
+    for (let k = 0; k < warm; k++) order.push(fwd(k));
+    for (let i = 0; i < total - warm; i++) order.push(fwd(warm + i), bwd(i));
+    for (let k = total - warm; k < total; k++) order.push(bwd(k));
     return order;
   });
-  return { name: "interleaved", p, m, v, splitBackward: false, events: timeOrders(orders, p, m, v, times, false) };
+  return { name: "interleaved", p, m, v, splitBackward: false, events: timeOrders(orders, p, m, v, times, false), ...(microbatchGroupSize !== p ? { microbatchGroupSize } : {}) };
 }
 
 /**
@@ -155,7 +188,15 @@ export function zbH1Schedule(p: number, m: number, times: StageTimes = { forward
 }
 
 /** Options of {@link generateSchedule}. */
-export interface ScheduleOptions { p: number; m: number; v?: number; times?: StageTimes }
+export interface ScheduleOptions {
+  p: number;
+  m: number;
+  /** Chunks per device ("interleaved" only). */
+  v?: number;
+  times?: StageTimes;
+  /** Megatron's micro-batch group size N ("interleaved" only; default p). */
+  microbatchGroupSize?: number;
+}
 
 /**
  * Any schedule by name (v is used by "interleaved" only).
@@ -168,7 +209,7 @@ export function generateSchedule(name: ScheduleName, o: ScheduleOptions): Schedu
     case "naive": return naiveSchedule(o.p, o.m, t);
     case "gpipe": return gpipeSchedule(o.p, o.m, t);
     case "1f1b": return oneFOneBSchedule(o.p, o.m, t);
-    case "interleaved": return interleavedSchedule(o.p, o.m, o.v ?? 1, t);
+    case "interleaved": return interleavedSchedule(o.p, o.m, o.v ?? 1, t, o.microbatchGroupSize);
     case "zb-h1": return zbH1Schedule(o.p, o.m, t);
     default: throw new RangeError(`schedule must be one of naive, gpipe, 1f1b, interleaved, zb-h1, got ${JSON.stringify(name)}`);
   }

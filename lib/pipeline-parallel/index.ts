@@ -5,9 +5,10 @@
  * lib/nn's model on simulated stages that equals one device bit for bit.
  */
 export { SCHEDULE_NAMES, UNIT_TIMES, p2pSendMs, checkShape, resolveTimes, timeOrders, opDuration, type OpKind, type ScheduleEvent, type ScheduleName, type Schedule, type StageTimes, type ResolvedTimes, type Op } from "./schedule.js";
-export { naiveSchedule, gpipeSchedule, oneFOneBSchedule, oneFOneBOrder, interleavedSchedule, checkInterleaved, zbH1Schedule, zbH1Order, generateSchedule, type ScheduleOptions } from "./generators.js";
+export { naiveSchedule, gpipeSchedule, oneFOneBSchedule, oneFOneBOrder, interleavedSchedule, interleavedTable, checkInterleaved, zbH1Schedule, zbH1Order, generateSchedule, type ScheduleOptions } from "./generators.js";
 export { checkSchedule, assertValidSchedule, inFlightTimeline, type CheckOptions } from "./validate.js";
 export { stepTime, busyTimes, bubbleFraction, bubbleFractionOfStep, peakInFlight, closedFormBubble } from "./measures.js";
 export { resolveBatch, dataParallelSize, type BatchConfig, type ResolvedBatch } from "./batch.js";
 export { balancePartition, partitionFromBounds, uniformChunks, type Partition } from "./partition.js";
 export { trainPipeline, trainOneDevice, runPipelineStep, stageBounds, type PipelineTrainOptions, type PipelineTrainResult } from "./train.js";
+export { zeroBubblePassFlops, type PassFlopsOptions } from "./zeroBubblePassFlops.js";

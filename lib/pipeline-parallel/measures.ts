@@ -65,11 +65,18 @@ export function peakInFlight(s: Schedule): number[] {
 
 /**
  * The closed-form bubble, as a fraction of the ideal time, with equal stages, no send cost and
- * (for ZB-H1) F = B = W: naive p − 1; GPipe and 1F1B (p − 1)/m; interleaved (p − 1)/(v·m);
- * ZB-H1 (p − 1)/(3m) (for m ≥ p).
- * @throws {RangeError} `m must be an integer >= 1, got 0`
+ * (for ZB-H1) F = B = W: naive p − 1; GPipe and 1F1B (p − 1)/m; interleaved (p − 1)/(v·m)
+ * (with Megatron's default micro-batch group size N = p); ZB-H1 (p − 1)/(3m) for m ≥ p and
+ * (2p − m − 1)/(3m) for m < p. The last comes from Qi et al.'s step for m ≤ p,
+ * (m + p − 1)(T_F + T_B) + T_W (Appendix H), against the ideal 3m: with fewer micro-batches than
+ * stages the W passes cannot fill the ramp. Both ZB-H1 forms agree at m = p, and the
+ * event-list simulator ({@link zbH1Schedule}) measures exactly these values.
+ * @param name the schedule; @param p stages; @param m micro-batches; @param v chunks per device (interleaved)
+ * @returns the bubble / ideal time
+ * @throws {RangeError} `m must be an integer >= 1, got 0`; `schedule must be one of naive, gpipe, 1f1b, interleaved, zb-h1, got "x"`
  * @example closedFormBubble("interleaved", 4, 8, 2) // 0.1875 = 3/16
- * @see Narayanan et al. 2021, §2.2.1–2.2.2; Qi et al. 2023, §2.1 and Table 2
+ * @example closedFormBubble("zb-h1", 4, 2) // 0.8333… = (8 − 2 − 1)/6, as zbH1Schedule(4, 2) measures
+ * @see Narayanan et al. 2021, §2.2.1–2.2.2; Qi et al. 2023, §2.1, Table 2 (m ≥ p) and Appendix H (m ≤ p)
  */
 export function closedFormBubble(name: ScheduleName, p: number, m: number, v = 1): number {
   for (const [k, x] of [["p", p], ["m", m], ["v", v]] as const) if (!Number.isInteger(x) || x < 1) throw new RangeError(`${k} must be an integer >= 1, got ${x}`);
@@ -77,7 +84,7 @@ export function closedFormBubble(name: ScheduleName, p: number, m: number, v = 1
     case "naive": return p - 1;
     case "gpipe": case "1f1b": return (p - 1) / m;
     case "interleaved": return (p - 1) / (v * m);
-    case "zb-h1": return (p - 1) / (3 * m);
+    case "zb-h1": return m >= p ? (p - 1) / (3 * m) : (2 * p - m - 1) / (3 * m);
     default: throw new RangeError(`schedule must be one of naive, gpipe, 1f1b, interleaved, zb-h1, got ${JSON.stringify(name)}`);
   }
 }

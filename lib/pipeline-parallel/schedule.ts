@@ -43,6 +43,8 @@ export interface Schedule {
   v: number;
   /** True when backward is split into B (input gradient) and W (weight gradient). */
   splitBackward: boolean;
+  /** Megatron's micro-batch group size N of an interleaved schedule, when it is not p. */
+  microbatchGroupSize?: number;
   events: ScheduleEvent[];
 }
 

@@ -94,7 +94,7 @@ describe("measures tie to the closed forms (equal stages, no sends)", () => {
       close(bubbleFraction(interleavedSchedule(p, m, v)), (p - 1) / (v * m));
     }));
   });
-  it("ZB-H1 with F = B = W: a third of 1F1B's bubble for m ≥ p, same peak memory p", () => {
+  it("ZB-H1 with F = B = W: a third of 1F1B's bubble for m ≥ p (zeroBubble.test.ts covers m < p), same peak memory p", () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 10 }), (p, extra) => {
       const m = p + extra;
       const z = zbH1Schedule(p, m);

@@ -15,6 +15,13 @@ describe("enumeratePlans", () => {
     expect(plans.length).toBe(16);
     expect(plans.map((p) => `${p.tensorParallel}${p.pipelineParallel}${p.microBatch}:${p.gradAccum}`).slice(0, 4)).toEqual(["111:2", "112:1", "121:4", "122:2"]);
   });
+  it("tensor-parallel sizes follow chapter 6's rule (Megatron since f7dfb99): 2 KV heads allow t = 4 and 8, which the older rule (t divides the KV heads) refused", () => {
+    const gqa = { ...gptArch({ hiddenSize: 1024, numLayers: 4, numHeads: 8, vocabSize: 1000, seqLen: 128 }), numKvHeads: 2 };
+    const only = { zeroStages: [1], offloads: ["none"], recomputes: ["none"], attentions: ["flash"], sequenceParallel: [false], microBatches: [1], pipelineParallel: [1] } as const;
+    const ts = (arch: typeof gqa) => [...new Set(enumeratePlans(arch, clusterPreset("8x-a100-80gb"), w, only).map((p) => p.tensorParallel))];
+    expect(ts(gqa)).toEqual([1, 2, 4, 8]);
+    expect(ts({ ...gqa, numHeads: 12, hiddenSize: 1536, numKvHeads: 3 })).toEqual([1]); // 3 KV heads: t = 2, 4, 8 are neither divisors nor multiples of 3
+  });
   it("offload follows DeepSpeed's rules and sequence parallelism needs t > 1", () => {
     const plans = enumeratePlans(small, clusterPreset("8x-a100-80gb"), w, { microBatches: [2] });
     expect(plans.some((p) => p.offload === "optimizer" && p.zeroStage === 0)).toBe(false);

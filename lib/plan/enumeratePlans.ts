@@ -2,6 +2,7 @@ import type { ModelArch, Offload, Recompute, ZeroStage } from "../memory/index.j
 import type { Attention } from "../memory/index.js";
 import { checkCluster, type Cluster } from "./clusterPresets.js";
 import type { Plan, Workload } from "./planLabel.js";
+import { tpModelConfig, validTensorParallelSizes } from "../tensor-parallel/config.js";
 
 /**
  * What the search may choose. Every field is optional; omitted means "all".
@@ -15,7 +16,7 @@ export interface PlanSpace {
   sequenceParallel?: readonly boolean[];
   /** Micro-batch sizes to try (default the powers of two up to 64 that divide the batch). */
   microBatches?: readonly number[];
-  /** Tensor-parallel sizes to try (default every divisor of gpusPerNode that divides the heads and KV heads). */
+  /** Tensor-parallel sizes to try (default every divisor of gpusPerNode); sizes Megatron-LM refuses for the model ({@link validTensorParallelSizes}) are dropped. */
   tensorParallel?: readonly number[];
   /** Pipeline-parallel sizes to try (default every divisor of the layer count). */
   pipelineParallel?: readonly number[];
@@ -51,8 +52,10 @@ export function checkWorkload(w: Workload): Workload {
 
 /**
  * Every plan of the search space that is well formed for this model, cluster
- * and workload: tensor-parallel size inside a node and dividing the query and
- * KV heads (Megatron splits attention by heads), pipeline size dividing the
+ * and workload: tensor-parallel size inside a node and one that Megatron-LM accepts
+ * for the model (chapter 6's rule, {@link validTensorParallelSizes}: it divides the
+ * query heads and the FFN, and the KV heads are a multiple or a divisor of it, as
+ * since Megatron commit f7dfb99), pipeline size dividing the
  * layers, t·p dividing the GPU count (d = N/(t·p)), micro-batch b with
  * b·d dividing the global batch (accumulation m = B/(b·d)), offload of
  * parameters only with ZeRO-3, optimizer offload only with ZeRO ≥ 1 (as
@@ -70,7 +73,8 @@ export function checkWorkload(w: Workload): Workload {
  *   `workload.seqLen (8192) exceeds the model's n_positions (1024): …` (a learned position table), and
  *   `space.microBatches must hold integers >= 1, got 0`
  * @example enumeratePlans(llama2_7b, clusterPreset("8x-a100-80gb"), { globalBatch: 64, seqLen: 4096, precision: "bf16", optimizer: "adamw" }).length
- * @see Narayanan et al. 2021, §3 (Takeaway #1: t up to the GPUs of a node); DeepSpeed config docs (offload_param needs stage 3)
+ * @see Narayanan et al. 2021, §3 (Takeaway #1: t up to the GPUs of a node); DeepSpeed config docs (offload_param needs stage 3);
+ *   Megatron-LM megatron/core/transformer/transformer_config.py at d98e8a6 (the head checks)
  */
 export function enumeratePlans(arch: ModelArch, cluster: Cluster, workload: Workload, space: PlanSpace = {}): Plan[] {
   checkCluster(cluster);
@@ -79,9 +83,8 @@ export function enumeratePlans(arch: ModelArch, cluster: Cluster, workload: Work
     throw new RangeError(`workload.seqLen (${workload.seqLen}) exceeds the model's n_positions (${arch.learnedPositions}): its learned position table has no rows beyond that`);
   }
   const N = cluster.gpusPerNode * cluster.nodes;
-  const tps = (space.tensorParallel ?? divisors(cluster.gpusPerNode)).filter(
-    (t) => t <= cluster.gpusPerNode && arch.numHeads % t === 0 && arch.numKvHeads % t === 0,
-  );
+  const validT = validTensorParallelSizes(tpModelConfig(arch), cluster.gpusPerNode);
+  const tps = (space.tensorParallel ?? divisors(cluster.gpusPerNode)).filter((t) => validT.includes(t));
   const pps = (space.pipelineParallel ?? divisors(arch.numLayers)).filter((p) => arch.numLayers % p === 0);
   const mbs = space.microBatches ?? [1, 2, 4, 8, 16, 32, 64];
   for (const b of mbs) if (!Number.isSafeInteger(b) || b < 1) throw new RangeError(`space.microBatches must hold integers >= 1, got ${b}`);

@@ -3,6 +3,7 @@ import type { Cluster } from "./clusterPresets.js";
 import { enumeratePlans, type PlanSpace } from "./enumeratePlans.js";
 import { evaluatePlan, type EvaluateOptions, type PlanResult } from "./evaluatePlan.js";
 import type { Plan, Workload } from "./planLabel.js";
+import { tpModelConfig, validTensorParallelSizes } from "../tensor-parallel/config.js";
 
 /**
  * The planner's answer: the plans that run, fastest first, and the others with their reasons.
@@ -92,7 +93,7 @@ export function singleChanges(arch: ModelArch, plan: Plan, cluster: Cluster, wor
   if (plan.recompute !== "full") out.push([`recompute ${plan.recompute} → ${next[plan.recompute]}`, { ...plan, recompute: next[plan.recompute] }]);
   if (plan.microBatch % 2 === 0) out.push([`micro-batch ${plan.microBatch} → ${plan.microBatch / 2} (accumulation ${plan.gradAccum} → ${plan.gradAccum * 2})`, { ...plan, microBatch: plan.microBatch / 2, gradAccum: plan.gradAccum * 2 }]);
   const t2 = plan.tensorParallel * 2;
-  if (t2 <= cluster.gpusPerNode && plan.dataParallel % 2 === 0 && arch.numHeads % t2 === 0 && arch.numKvHeads % t2 === 0) {
+  if (t2 <= cluster.gpusPerNode && plan.dataParallel % 2 === 0 && validTensorParallelSizes(tpModelConfig(arch), t2).includes(t2)) {
     out.push([`tensor parallel ${plan.tensorParallel} → ${t2}`, { ...plan, tensorParallel: t2, dataParallel: plan.dataParallel / 2, gradAccum: plan.gradAccum * 2 }]);
   }
   const p2 = plan.pipelineParallel * 2;

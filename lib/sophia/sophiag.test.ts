@@ -60,6 +60,18 @@ describe("SophiaG: details of the code", () => {
     const r = sophiagStep([0], [1], [0], [-0.1], { lr: 0.1, betas: [0.5, 0.5], rho: 1, weightDecay: 0, bs: 1 });
     expect(r.theta[0]).toBeCloseTo(0.5, 12);
   });
+  it("denominator \"paper\" (Algorithm 3's max{ρ·bs·h, ε}): negative h gives a clipped descent step of size lr; equal to the code for h ≥ 0", () => {
+    // Same input as above: m = 0.5, ρ·bs·h = −0.1 → max(−0.1, 1e-15) = 1e-15 → ratio min(5e14, 1) = 1 → θ = 0 − 0.1·1·1 = −0.1 (downhill for g > 0)
+    const mk = (): Param => ({ name: "w", shape: [1], data: Float32Array.of(0), grad: Float32Array.of(1) });
+    const run = (denominator: "code" | "paper", h: number) => {
+      const p = mk(), opt = new SophiaG([p], { lr: 0.1, betas: [0.5, 0.5], rho: 1, weightDecay: 0, denominator });
+      opt.hessian[0]![0] = h; opt.step(1); return p.data[0]!;
+    };
+    expect(run("paper", -0.1)).toBeCloseTo(-0.1, 7);
+    expect(run("code", -0.1)).toBeCloseTo(0.5, 6);
+    for (const h of [0, 0.3, 2]) expect(run("paper", h)).toBe(run("code", h));
+    expect(() => new SophiaG([mk()], { denominator: "max" as never })).toThrow(/denominator must be "code" or "paper", got "max"/);
+  });
   it("property: with h >= 0 every coordinate moves at most lr beyond its weight decay", () => {
     fc.assert(fc.property(
       fc.array(fc.tuple(fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: 0, max: 10, noNaN: true })), { minLength: 1, maxLength: 8 }),

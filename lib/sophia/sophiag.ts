@@ -36,7 +36,8 @@
  *    the ratio is |m|/1e-15, clipped to 1, i.e. sign-momentum steps of size lr.
  *    Algorithm 3 updates at t mod k = 1 (1-based), i.e. before the first step.
  * 5. **Defaults.** Code: lr 1e-4, betas (0.965, 0.99), ρ 0.04, weight decay 0.1,
- *    bs 5120; the GPT-2 configs use k = 10, ρ 0.05 (small), grad_clip 1.0.
+ *    bs 5120; the GPT-2 configs use k = 10, ρ 0.05 (small), 0.08 (medium), 0.05 (large)
+ *    (train_sophiag.py's own default 0.03), grad_clip 1.0.
  *    (`sophia.py` accepts ρ = 0; this module rejects ρ ≤ 0, where the step is
  *    pure sign-momentum and not Sophia.)
  *
@@ -193,6 +194,11 @@ export class SophiaG {
   readonly rho: number;
   readonly weightDecay: number;
   stepCount = 0;
+  /**
+   * "code" (default): divide by ρ·bs·h + 1e-15, as `sophia.py`. "paper": divide by max{ρ·bs·h, 1e-15}, Algorithm 3's
+   * guard, which turns a negative h into a clipped step of size lr in the descent direction. Equal for h ≥ 0.
+   */
+  readonly denominator: "code" | "paper";
   /** Coordinates clipped (ratio = 1) at the last step. */
   lastClipped = 0;
   readonly expAvg: Float32Array[];
@@ -200,11 +206,13 @@ export class SophiaG {
 
   /**
    * @param params lib/nn parameters (updated in place)
-   * @param o hyperparameters (code defaults)
-   * @throws {RangeError} the messages of {@link validateSophiaG}
+   * @param o hyperparameters (code defaults) and the denominator ("code" unless "paper")
+   * @throws {RangeError} the messages of {@link validateSophiaG}; `denominator must be "code" or "paper", got "max"`
    */
-  constructor(readonly params: readonly Param[], o: SophiaGOptions = {}) {
+  constructor(readonly params: readonly Param[], o: SophiaGOptions & { denominator?: "code" | "paper" } = {}) {
     const v = validateSophiaG(o);
+    this.denominator = o.denominator ?? "code";
+    if (this.denominator !== "code" && this.denominator !== "paper") throw new RangeError(`denominator must be "code" or "paper", got ${JSON.stringify(o.denominator)}`);
     this.lr = v.lr; this.betas = v.betas; this.rho = v.rho; this.weightDecay = v.weightDecay;
     this.expAvg = params.map((p) => new Float32Array(p.data.length));
     this.hessian = params.map((p) => new Float32Array(p.data.length));
@@ -219,14 +227,14 @@ export class SophiaG {
     checkBs(bs);
     for (const p of this.params) checkFinite(p.name, p.grad);
     this.stepCount++;
-    const [b1] = this.betas, decay = 1 - this.lr * this.weightDecay, den = this.rho * bs;
+    const [b1] = this.betas, decay = 1 - this.lr * this.weightDecay, den = this.rho * bs, paper = this.denominator === "paper";
     let clipped = 0;
     this.params.forEach((p, j) => {
       const m = this.expAvg[j]!, h = this.hessian[j]!, x = p.data, g = p.grad;
       for (let i = 0; i < x.length; i++) {
         const mi = b1 * m[i]! + (1 - b1) * g[i]!;
         m[i] = mi;
-        const ratio = Math.min(Math.abs(mi) / (den * h[i]! + SOPHIA_EPS), 1);
+        const ratio = Math.min(Math.abs(mi) / (paper ? Math.max(den * h[i]!, SOPHIA_EPS) : den * h[i]! + SOPHIA_EPS), 1);
         if (ratio === 1) clipped++;
         x[i] = x[i]! * decay - this.lr * Math.sign(mi) * ratio;
       }

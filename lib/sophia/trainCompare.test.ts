@@ -53,4 +53,11 @@ describe("trainCompare: SophiaH", () => {
     expect(r.negativeFraction[0]!).toBeGreaterThan(0);
     expect(r.negativeFraction.every((f) => f >= 0 && f <= 1)).toBe(true);
   });
+
+  it("the control: SophiaH with the paper's denominator takes no uphill step, so its loss stays below the start", () => {
+    const r = trainCompare({ optimizer: "sophiah", lr: 1e-3, steps: 40, k: 5, denominator: "paper" });
+    expect(r.divergedAt).toBeNull();
+    expect(r.negativeFraction[0]!).toBeGreaterThan(0); // the same negative entries of h
+    expect(Math.max(...r.losses.slice(-10))).toBeLessThan(r.losses[0]!);
+  });
 });

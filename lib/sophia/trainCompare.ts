@@ -40,6 +40,8 @@ export interface TrainCompareOptions {
   gradClip?: number;
   /** Model sizes (default DEFAULT_MODEL). */
   model?: Partial<Omit<ModelConfig, "vocabSize">>;
+  /** Sophia only: the step's denominator, "code" (ρ·bs·h + ε, `sophia.py`, default) or "paper" (max{ρ·bs·h, ε}, Algorithm 3). */
+  denominator?: "code" | "paper";
 }
 
 /** What {@link trainCompare} returns. */
@@ -91,7 +93,7 @@ export function trainCompare(o: TrainCompareOptions): TrainCompareResult {
   if (sophia) validateSophiaG({ rho: o.rho ?? 0.05 });
   const opt = name === "adamw" ? new AdamW(model.params, { lr: o.lr, weightDecay: wd })
     : name === "lion" ? new Lion(model.params, { lr: o.lr, weightDecay: wd })
-    : new SophiaG(model.params, { lr: o.lr, rho: o.rho ?? 0.05, weightDecay: wd });
+    : new SophiaG(model.params, { lr: o.lr, rho: o.rho ?? 0.05, weightDecay: wd, denominator: o.denominator });
   const losses: number[] = [], passes: number[] = [], clipFraction: number[] = [];
   const nParams = model.params.reduce((a, p) => a + p.data.length, 0);
   let spent = 0;
@@ -127,7 +129,7 @@ export function trainCompare(o: TrainCompareOptions): TrainCompareResult {
       else {
         // SophiaH: ĥ = u⊙(Hu) estimates diag(H) of the mean loss itself; GNB's stored ĝ⊙ĝ is ≈ diag(H)/bs
         // (the step multiplies by bs), so ĥ/bs enters the same EMA and ρ means the same for both.
-        // The step stays the code's (ρ·bs·h + ε, no max): negative h gives uphill steps.
+        // With the code's step (ρ·bs·h + ε, no max) negative h gives uphill steps; `denominator: "paper"` clips them instead.
         const u = rademacher(nParams, estRng);
         const est = hutchinson(u, modelHvp(model, hb, u, 1e-2));
         const bs = hb.rows, b2 = so.betas[1];

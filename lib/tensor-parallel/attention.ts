@@ -1,9 +1,8 @@
+/**
+ * Causal multi-head self-attention with grouped-query attention, unsharded: the
+ * reference the tensor-parallel layer (tensorParallelAttention.ts) is checked against.
+ */
 import { matmul } from "../nn/index.js";
-import type { TpComm } from "./comm.js";
-import { fBackward, fForward } from "./mappings.js";
-import { RowParallelLinear } from "./RowParallelLinear.js";
-import { TpComm as TpCommClass } from "./comm.js";
-import { checkTensorParallelSize } from "./config.js";
 
 /**
  * One causal row of attention before normalisation: for query row `i`, p[j] =
@@ -58,15 +57,16 @@ export interface AttentionWeights {
   Wo: Float32Array;
 }
 
-function checkShape(s: AttentionShape): void {
+/** Checks the shape fields (integers >= 1, G dividing a). */
+export function checkShape(s: AttentionShape): void {
   for (const k of ["batch", "seqLen", "hiddenSize", "numHeads", "numKvHeads", "headDim"] as const) {
     if (!Number.isInteger(s[k]) || s[k] < 1) throw new RangeError(`${k} must be an integer >= 1, got ${s[k]}`);
   }
   if (s.numHeads % s.numKvHeads !== 0) throw new RangeError(`numKvHeads (${s.numKvHeads}) must divide numHeads (${s.numHeads})`);
 }
 
-/** Columns [c0, c1) of a (rows, cols) matrix. */
-function columns(m: Float32Array, rows: number, cols: number, c0: number, c1: number): Float32Array {
+/** Columns [c0, c1) of a (rows, cols) matrix, as a new (rows, c1 − c0) matrix. */
+export function columns(m: Float32Array, rows: number, cols: number, c0: number, c1: number): Float32Array {
   const w = c1 - c0, out = new Float32Array(rows * w);
   for (let i = 0; i < rows; i++) out.set(m.subarray(i * cols + c0, i * cols + c1), i * w);
   return out;
@@ -76,7 +76,7 @@ function columns(m: Float32Array, rows: number, cols: number, c0: number, c1: nu
  * Causal attention of the query heads [h0, h1) given Q (N, nq·d), K and V (N, nkv·d) holding KV groups [g0, …):
  * returns the heads' outputs side by side (N, nq·d). Softmax in float64, outputs rounded to float32.
  */
-function attendHeads(s: AttentionShape, Q: Float32Array, K: Float32Array, V: Float32Array, h0: number, h1: number, g0: number): Float32Array {
+export function attendHeads(s: AttentionShape, Q: Float32Array, K: Float32Array, V: Float32Array, h0: number, h1: number, g0: number): Float32Array {
   const { batch, seqLen: S, headDim: d, numHeads: a, numKvHeads: G } = s;
   const nq = h1 - h0, perGroup = a / G, N = batch * S;
   const nkv = K.length / (N * d);
@@ -120,46 +120,11 @@ export function attentionForward(x: Float32Array, w: AttentionWeights, s: Attent
 }
 
 /**
- * Self-attention split by heads on T ranks (Shoeybi et al. 2019, §3, Figure 3b):
- * rank r holds the Q columns of query heads r·a/T … (r+1)·a/T − 1 and the K, V
- * columns of the KV groups those heads use (column-parallel, after f), computes
- * its heads' attention with no communication, and multiplies by its rows of Wo
- * (row-parallel), whose partial outputs g all-reduces. When G < T (Megatron
- * allows T a multiple of G), each KV group is replicated on T/G ranks.
- * The backward is {@link tensorParallelAttentionBackward}.
- * Equal to {@link attentionForward} within (a·d + T)·2⁻²³·Σ|heads·Wo| per element (the row-parallel sum).
- * @param comm the group (its log gets one all-reduce, op "g")
- * @param x (N, h), replicated
- * @returns per rank: y (N, h)
- * @throws RangeError `numHeads (6) must be divisible by T (4)`; `numKvHeads (8) must be a multiple or a divisor of T (3)`
- * @example tensorParallelAttentionForward(new TpComm(2), x, w, shape)[0] // ≈ attentionForward(x, w, shape)
- * @see Shoeybi et al. 2019, *Megatron-LM*, §3; Megatron-LM megatron/core/transformer/attention.py (num_query_groups_per_partition)
- */
-export function tensorParallelAttentionForward(comm: TpComm, x: Float32Array, w: AttentionWeights, s: AttentionShape): Float32Array[] {
-  checkShape(s);
-  const T = comm.T, N = s.batch * s.seqLen, h = s.hiddenSize, d = s.headDim, a = s.numHeads, G = s.numKvHeads;
-  checkTensorParallelSize({ numHeads: a, numKvHeads: G, hiddenSize: a * d, ffnHiddenSize: T }, T);
-  if (x.length !== N * h) throw new RangeError(`x must have batch·seqLen·hiddenSize = ${N * h} elements, got ${x.length}`);
-  const xs = fForward(Array.from({ length: T }, () => x));
-  const perRank = a / T, perGroup = a / G;
-  const heads = xs.map((xr, r) => {
-    const h0 = r * perRank, h1 = h0 + perRank;
-    const g0 = Math.floor(h0 / perGroup), g1 = Math.floor((h1 - 1) / perGroup) + 1;
-    const Q = matmul(xr, columns(w.Wq, h, a * d, h0 * d, h1 * d), { M: N, K: h, N: perRank * d });
-    const K = matmul(xr, columns(w.Wk, h, G * d, g0 * d, g1 * d), { M: N, K: h, N: (g1 - g0) * d });
-    const V = matmul(xr, columns(w.Wv, h, G * d, g0 * d, g1 * d), { M: N, K: h, N: (g1 - g0) * d });
-    return attendHeads(s, Q, K, V, h0, h1, g0);
-  });
-  const out = new RowParallelLinear(comm, w.Wo, null, a * d, h);
-  return out.forward(heads, N);
-}
-
-/**
  * Gradients of the causal attention core of query heads [h0, h1): given Q, K, V as
  * in attendHeads and dO (N, nq·d), returns dQ (N, nq·d), dK and dV (N, nkv·d).
  * Softmax backward dS_j = P_j·(dP_j − Σ_k P_k·dP_k) with dP_j = dO·V_j; sums in float64, results rounded once to float32.
  */
-function attendHeadsBackward(s: AttentionShape, Q: Float32Array, K: Float32Array, V: Float32Array, dO: Float32Array, h0: number, h1: number, g0: number):
+export function attendHeadsBackward(s: AttentionShape, Q: Float32Array, K: Float32Array, V: Float32Array, dO: Float32Array, h0: number, h1: number, g0: number):
   { dQ: Float32Array; dK: Float32Array; dV: Float32Array } {
   const { batch, seqLen: S, headDim: d, numHeads: a, numKvHeads: G } = s;
   const nq = h1 - h0, perGroup = a / G, N = batch * S;
@@ -195,19 +160,19 @@ function attendHeadsBackward(s: AttentionShape, Q: Float32Array, K: Float32Array
  * @see {@link attentionBackward}
  */
 export interface AttentionGrads {
-  /** (h, a·d), or rank r's columns (h, a/T·d) */
+  /** (h, a·d) */
   dWq: Float32Array;
-  /** (h, G·d), or the columns of rank r's KV groups */
+  /** (h, G·d) */
   dWk: Float32Array;
-  /** like dWk */
+  /** (h, G·d) */
   dWv: Float32Array;
-  /** (a·d, h), or rank r's rows (a/T·d, h) */
+  /** (a·d, h) */
   dWo: Float32Array;
-  /** (N, h): dL/dx (after f's all-reduce on every rank) */
+  /** (N, h): dL/dx */
   dx: Float32Array;
 }
 
-/** The backward of one rank's heads [h0, h1) and KV groups [g0, g1): everything but the all-reduces. */
+/** The backward of the heads [h0, h1) and KV groups [g0, g1) from x and the heads' output gradient dO. */
 function shardBackward(x: Float32Array, w: AttentionWeights, s: AttentionShape, dO: Float32Array, h0: number, h1: number, g0: number, g1: number):
   { dWq: Float32Array; dWk: Float32Array; dWv: Float32Array; dxPartial: Float32Array } {
   const N = s.batch * s.seqLen, h = s.hiddenSize, d = s.headDim, a = s.numHeads, G = s.numKvHeads;
@@ -252,66 +217,4 @@ export function attentionBackward(x: Float32Array, w: AttentionWeights, s: Atten
   const dO = matmul(dy, w.Wo, { M: N, K: h, N: a * d, transB: true });
   const r = shardBackward(x, w, s, dO, 0, a, 0, s.numKvHeads);
   return { dWq: r.dWq, dWk: r.dWk, dWv: r.dWv, dWo, dx: r.dxPartial };
-}
-
-/**
- * Backward of {@link tensorParallelAttentionForward} on T ranks. g's backward is
- * the identity (dy is replicated); the row-parallel Wo gives rank r dWo_r = O_rᵀ·dy
- * and dO_r = dy·Wo_rᵀ with no communication; each rank runs the attention
- * backward of its own heads; f's backward all-reduces the T partial input
- * gradients (one all-reduce of (N, h), op "f"). When G < T, the T/G ranks that
- * hold a copy of the same KV group each have a partial dWk, dWv (from their own
- * query heads only) and all-reduce them within that group of ranks (op "kv-grad",
- * 2 all-reduces per group, logged on `comm`), so every copy gets the full gradient.
- *
- * Numerics (float32): dWq, dWo, and dWk, dWv when G ≥ T, are the unsharded
- * gradient's blocks bit for bit (same dot products, same order); dx, and dWk, dWv
- * when G < T, are sums of T (or T/G) partials re-associated by the ring: they
- * differ from {@link attentionBackward} by a few float32 roundings of the partials'
- * magnitude (the tests check |Δ| ≤ 2⁻¹⁸·(1 + max|grad|) for every valid T).
- * @param comm the group (its log gets one backward all-reduce, op "f", plus the "kv-grad" ones when G < T)
- * @param x (N, h), replicated
- * @param dy (N, h), dL/dy, replicated
- * @returns per rank: its weight-gradient blocks (columns of its heads and KV groups, rows of Wo) and the full dx
- * @throws RangeError as {@link tensorParallelAttentionForward}; `dy must have batch·seqLen·hiddenSize = 24 elements, got 23`
- * @example tensorParallelAttentionBackward(new TpComm(2), x, w, shape, dy)[0].dx // ≈ attentionBackward(x, w, shape, dy).dx
- * @see Shoeybi et al. 2019, *Megatron-LM*, §3 and Figure 3b (f before the QKV projection, g after the output projection)
- */
-export function tensorParallelAttentionBackward(comm: TpComm, x: Float32Array, w: AttentionWeights, s: AttentionShape, dy: Float32Array): AttentionGrads[] {
-  checkShape(s);
-  const T = comm.T, N = s.batch * s.seqLen, h = s.hiddenSize, d = s.headDim, a = s.numHeads, G = s.numKvHeads;
-  checkTensorParallelSize({ numHeads: a, numKvHeads: G, hiddenSize: a * d, ffnHiddenSize: T }, T);
-  if (x.length !== N * h) throw new RangeError(`x must have batch·seqLen·hiddenSize = ${N * h} elements, got ${x.length}`);
-  if (dy.length !== N * h) throw new RangeError(`dy must have batch·seqLen·hiddenSize = ${N * h} elements, got ${dy.length}`);
-  const perRank = a / T, perGroup = a / G;
-  // Forward again (as the layer would have kept): each rank's heads, then the row-parallel output projection.
-  const ranges = Array.from({ length: T }, (_, r) => {
-    const h0 = r * perRank, h1 = h0 + perRank;
-    return { h0, h1, g0: Math.floor(h0 / perGroup), g1: Math.floor((h1 - 1) / perGroup) + 1 };
-  });
-  const xs = fForward(Array.from({ length: T }, () => x));
-  const heads = ranges.map(({ h0, h1, g0, g1 }, r) => {
-    const Q = matmul(xs[r], columns(w.Wq, h, a * d, h0 * d, h1 * d), { M: N, K: h, N: perRank * d });
-    const K = matmul(xs[r], columns(w.Wk, h, G * d, g0 * d, g1 * d), { M: N, K: h, N: (g1 - g0) * d });
-    const V = matmul(xs[r], columns(w.Wv, h, G * d, g0 * d, g1 * d), { M: N, K: h, N: (g1 - g0) * d });
-    return attendHeads(s, Q, K, V, h0, h1, g0);
-  });
-  const out = new RowParallelLinear(new TpCommClass(T, comm.cost, comm.bytesPerElement), w.Wo, null, a * d, h);
-  out.forward(heads, N); // its forward all-reduce is not part of the backward's log
-  const dOs = out.backward(Array.from({ length: T }, () => dy)); // g backward: identity
-  const parts = ranges.map(({ h0, h1, g0, g1 }, r) => shardBackward(xs[r], w, s, dOs[r], h0, h1, g0, g1));
-  const dxs = fBackward(comm, parts.map((p) => p.dxPartial));
-  if (G < T) {
-    const share = T / G; // ranks g·share … (g+1)·share − 1 hold group g
-    for (let g = 0; g < G; g++) {
-      const sub = new TpCommClass(share, comm.cost, comm.bytesPerElement);
-      const ranks = Array.from({ length: share }, (_, i) => g * share + i);
-      for (const key of ["dWk", "dWv"] as const) {
-        const summed = sub.allReduce(ranks.map((r) => parts[r][key]), "backward", "kv-grad");
-        ranks.forEach((r, i) => { parts[r][key] = summed[i]; });
-      }
-      comm.log.push(...sub.log);
-    }
-  }
-  return parts.map((p, r) => ({ dWq: p.dWq, dWk: p.dWk, dWv: p.dWv, dWo: out.weightGrads[r].slice(), dx: dxs[r] }));
 }

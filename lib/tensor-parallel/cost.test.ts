@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
 import { tpCommPerLayer, tpTimePerLayer, NVLINK_A100 } from "./cost.js";
 import { collectiveCost } from "../collectives/index.js";
+import { mulberry32 } from "../nn/index.js";
+import { TpComm } from "./comm.js";
+import { tensorParallelAttentionBackward, tensorParallelAttentionForward } from "./tensorParallelAttention.js";
 
 describe("tpCommPerLayer", () => {
   it("worked example: 4 tokens × h 2, T = 2, fp32: two all-reduces each way of 2·1·8·4 = 64 bytes", () => {
@@ -23,10 +26,26 @@ describe("tpCommPerLayer", () => {
       expect(bwd(sp) - bwd(plain)).toBe(2 * (T - 1) * n * 2);
     }));
   });
+  it("T > G adds Megatron's QKV all-gather forward and reduce-scatter backward of (N, (a + 2G)·d); the simulated attention's event log sends exactly those bytes", () => {
+    const attention = { numHeads: 8, numKvHeads: 2, headDim: 2 };
+    const rows = tpCommPerLayer({ tokens: 6, hiddenSize: 5, T: 8, bytesPerElement: 4, attention });
+    const qkv = rows.filter((r) => r.tensor === "qkv");
+    expect(qkv.map((r) => `${r.pass} ${r.collective} ${r.elements}`)).toEqual(["forward all-gather 144", "backward reduce-scatter 144"]); // 6·(8 + 4)·2
+    const rng = mulberry32(5), rnd = (n: number) => Float32Array.from({ length: n }, () => rng() - 0.5);
+    const s = { batch: 2, seqLen: 3, hiddenSize: 5, ...attention };
+    const w = { Wq: rnd(5 * 16), Wk: rnd(5 * 4), Wv: rnd(5 * 4), Wo: rnd(16 * 5) };
+    const comm = new TpComm(8, undefined, 4);
+    tensorParallelAttentionForward(comm, rnd(30), w, s);
+    tensorParallelAttentionBackward(comm, rnd(30), w, s, rnd(30));
+    const logged = comm.log.filter((l) => l.op === "qkv-gather").map((l) => l.bytes);
+    expect(logged).toEqual(qkv.map((r) => r.bytesTotal));
+    expect(tpCommPerLayer({ tokens: 6, hiddenSize: 5, T: 2, attention }).some((r) => r.tensor === "qkv")).toBe(false); // T ≤ G: none
+  });
   it("T = 1 communicates nothing; bad input names the field", () => {
     expect(tpCommPerLayer({ tokens: 3, hiddenSize: 2, T: 1 })).toEqual([]);
     expect(() => tpCommPerLayer({ tokens: 0, hiddenSize: 2, T: 1 })).toThrow("tokens must be an integer >= 1, got 0");
     expect(() => tpCommPerLayer({ tokens: 3, hiddenSize: 2, T: 2, sequenceParallel: true })).toThrow("tokens (3) must be divisible by T (2) with sequence parallelism");
+    expect(() => tpCommPerLayer({ tokens: 3, hiddenSize: 2, T: 2, attention: { numHeads: 2, numKvHeads: 0, headDim: 1 } })).toThrow("attention.numKvHeads must be an integer >= 1, got 0");
   });
 });
 

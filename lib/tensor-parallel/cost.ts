@@ -10,12 +10,14 @@ export interface TpCommRow {
   collective: TpCollective;
   /** How many of them per layer per step. */
   count: number;
-  /** Elements of the full (N, h) tensor each one moves (N = tokens = s·b). */
+  /** Elements of the full tensor each one moves: (N, h) activations (N = tokens = s·b), or the (N, (a + 2G)·d) QKV activation when `tensor` is "qkv". */
   elements: number;
   /** Bytes sent by all T ranks together, all `count` collectives (ring algorithms). */
   bytesTotal: number;
   /** Bytes each rank sends, all `count` collectives. */
   bytesPerRank: number;
+  /** Set to "qkv" on the rows of Megatron's QKV all-gather when T exceeds the KV heads (absent on the (N, h) rows). */
+  tensor?: "qkv";
 }
 
 /**
@@ -34,6 +36,12 @@ export interface TpCommOptions {
   bytesPerElement?: number;
   /** Tensor-parallel regions per layer: 2 for a transformer layer (attention and MLP), 1 for an MLP alone (default 2). */
   regions?: number;
+  /**
+   * The attention's heads (a, G, d). When T > G, Megatron all-gathers the (N, (a + 2G)·d) QKV activation
+   * in forward and reduce-scatters its gradient in backward (attention.py since f7dfb99): two more rows.
+   * Omitted: those rows are left out.
+   */
+  attention?: { numHeads: number; numKvHeads: number; headDim: number };
 }
 
 /**
@@ -44,14 +52,17 @@ export interface TpCommOptions {
  * - with sequence parallelism each all-reduce becomes an all-gather plus a reduce-scatter,
  *   (T−1)/T·n·bytes per rank each, so the same bytes (Korthikanti et al. 2022 §4.2.2); and
  *   Megatron keeps the column layer's input sharded and all-gathers it again in backward
- *   for the weight gradient: one extra all-gather per region, overlapped with the dX product.
+ *   for the weight gradient: one extra all-gather per region, overlapped with the dX product;
+ * - with `attention` and T > G (grouped-query attention with more ranks than KV heads), one more
+ *   all-gather forward and one reduce-scatter backward of the (N, (a + 2G)·d) QKV activation, (T−1)/T of it per rank each.
  *
  * @param o see {@link TpCommOptions}
  * @returns one row per (pass, collective) with count > 0; none when T = 1
- * @throws RangeError `tokens must be an integer >= 1, got 0`; `T must be an integer >= 1, got 0`; `tokens (3) must be divisible by T (2) with sequence parallelism`
+ * @throws RangeError `tokens must be an integer >= 1, got 0`; `T must be an integer >= 1, got 0`; `tokens (3) must be divisible by T (2) with sequence parallelism`; `attention.numKvHeads must be an integer >= 1, got 0`
  * @example tpCommPerLayer({ tokens: 4, hiddenSize: 2, T: 2, bytesPerElement: 4 })
  *   // [{pass: "forward", collective: "all-reduce", count: 2, elements: 8, bytesTotal: 128, bytesPerRank: 64}, {pass: "backward", … same}]
- * @see Shoeybi et al. 2019, *Megatron-LM*, §3 (two all-reduces forward, two backward); Korthikanti et al. 2022 §4.2.2; Megatron-LM layers.py `LinearWithGradAccumulationAndAsyncCommunication` (the backward all-gather)
+ * @see Shoeybi et al. 2019, *Megatron-LM*, §3 (two all-reduces forward, two backward); Korthikanti et al. 2022 §4.2.2; Megatron-LM layers.py `LinearWithGradAccumulationAndAsyncCommunication` (the backward all-gather);
+ *   Megatron-LM attention.py `all_gather_last_dim_from_tensor_parallel_region` when num_query_groups < T (d98e8a6; since f7dfb99)
  */
 export function tpCommPerLayer(o: TpCommOptions): TpCommRow[] {
   for (const k of ["tokens", "hiddenSize"] as const) if (!Number.isInteger(o[k]) || o[k] < 1) throw new RangeError(`${k} must be an integer >= 1, got ${o[k]}`);
@@ -62,15 +73,19 @@ export function tpCommPerLayer(o: TpCommOptions): TpCommRow[] {
   if (!Number.isInteger(regions) || regions < 1) throw new RangeError(`regions must be an integer >= 1, got ${regions}`);
   const sp = o.sequenceParallel ?? false;
   if (sp && o.tokens % T !== 0) throw new RangeError(`tokens (${o.tokens}) must be divisible by T (${T}) with sequence parallelism`);
+  const at = o.attention;
+  if (at) for (const k of ["numHeads", "numKvHeads", "headDim"] as const) if (!Number.isInteger(at[k]) || at[k] < 1) throw new RangeError(`attention.${k} must be an integer >= 1, got ${at[k]}`);
   if (T === 1) return [];
-  const n = o.tokens * o.hiddenSize;
-  const row = (pass: "forward" | "backward", collective: TpCollective, perRegion: number): TpCommRow => {
-    const count = perRegion * regions;
+  const row = (pass: "forward" | "backward", collective: TpCollective, count: number, n = o.tokens * o.hiddenSize): TpCommRow => {
     const total = (collective === "all-reduce" ? 2 : 1) * (T - 1) * n * b * count;
     return { pass, collective, count, elements: n, bytesTotal: total, bytesPerRank: total / T };
   };
-  if (!sp) return [row("forward", "all-reduce", 1), row("backward", "all-reduce", 1)];
-  return [row("forward", "all-gather", 1), row("forward", "reduce-scatter", 1), row("backward", "all-gather", 2), row("backward", "reduce-scatter", 1)];
+  const qkv = at && at.numKvHeads < T ? (() => {
+    const n = o.tokens * (at.numHeads + 2 * at.numKvHeads) * at.headDim;
+    return [{ ...row("forward", "all-gather", 1, n), tensor: "qkv" as const }, { ...row("backward", "reduce-scatter", 1, n), tensor: "qkv" as const }];
+  })() : [];
+  if (!sp) return [row("forward", "all-reduce", regions), row("backward", "all-reduce", regions), ...qkv];
+  return [row("forward", "all-gather", regions), row("forward", "reduce-scatter", regions), row("backward", "all-gather", 2 * regions), row("backward", "reduce-scatter", regions), ...qkv];
 }
 
 /**

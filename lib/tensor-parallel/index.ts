@@ -2,7 +2,8 @@
  * Tensor parallelism (Megatron-LM 1D, Shoeybi et al. 2019) on T simulated
  * ranks: column- and row-parallel linear layers with forward and backward, the
  * conjugate operators f and g, the transformer MLP and head-split attention
- * (with grouped-query attention), sequence parallelism (Korthikanti et al.
+ * (with grouped-query attention, Megatron's fused QKV layout and its all-gather when T exceeds
+ * the KV heads), sequence parallelism (Korthikanti et al.
  * 2022), vocabulary padding and valid T for a config, the communication per
  * layer (closed forms, checked against the World's event log), the
  * vocabulary-parallel cross-entropy, Colossal-AI's 2D (SUMMA), 2.5D and 3D layouts with
@@ -17,8 +18,10 @@ export { ColumnParallelLinear, type ParallelLinearOptions } from "./ColumnParall
 export { RowParallelLinear } from "./RowParallelLinear.js";
 export { addBiasRows, columnSums, checkRows } from "./shard.js";
 export { TensorParallelMlp, type MlpWeights } from "./TensorParallelMlp.js";
-export { attentionForward, attentionBackward, tensorParallelAttentionForward, tensorParallelAttentionBackward, type AttentionShape, type AttentionWeights, type AttentionGrads } from "./attention.js";
-export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig } from "./config.js";
+export { attentionForward, attentionBackward, type AttentionShape, type AttentionWeights, type AttentionGrads } from "./attention.js";
+export { tensorParallelAttentionForward, tensorParallelAttentionBackward, type TpAttentionGrads } from "./tensorParallelAttention.js";
+export { fuseQkv, unfuseQkv, fusedQkvWidth, splitQkvGroups, joinQkvGroups } from "./fusedQkv.js";
+export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, tpModelConfig, GQA_RULE_VERSION, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig, type GqaRule, type TpRuleOptions } from "./config.js";
 export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
 export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./vocabParallelCrossEntropy.js";

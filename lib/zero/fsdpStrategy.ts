@@ -17,8 +17,10 @@ export const FSDP_STRATEGIES: readonly FsdpStrategy[] = ["FULL_SHARD", "SHARD_GR
 
 /** What a strategy means in the ZeRO simulation. */
 export interface FsdpMapping {
-  /** The ZeRO stage whose partitioning it matches. */
+  /** The simulation's stage that runs it: SHARD_GRAD_OP is stage 3's schedule without the reshard after forward. */
   stage: ZeroStage;
+  /** The ZeRO stage its peak memory and traffic match: SHARD_GRAD_OP is ZeRO-2-like (all parameters gathered at the forward/backward turn, 2Ψ per step). */
+  zeroAnalogue: ZeroStage;
   /** Stage 3 only: free parameters after forward (FULL_SHARD) or keep them until backward ends (SHARD_GRAD_OP). */
   reshardAfterForward: boolean;
   /** Ranks a parameter is sharded over (P, or the shard group G for HYBRID_SHARD, or 1). */
@@ -29,10 +31,11 @@ export interface FsdpMapping {
 
 /**
  * Maps an FSDP sharding strategy on P ranks to the ZeRO simulation:
- * FULL_SHARD = stage 3 (reshard after forward); SHARD_GRAD_OP = stage 3
- * without the reshard after forward (parameters stay gathered from forward to
- * the end of backward, so one all-gather per step: ZeRO-2's 2Ψ traffic, with
- * parameters sharded between steps); NO_SHARD = stage 0 (DDP); HYBRID_SHARD =
+ * FULL_SHARD = stage 3 (reshard after forward); SHARD_GRAD_OP = stage 3's schedule
+ * without the reshard after forward: every unit stays gathered from its forward to
+ * its backward, so at the turn the whole model's 16-bit parameters are resident and
+ * one all-gather per step suffices, ZeRO-2's peak and 2Ψ traffic (its `zeroAnalogue`),
+ * with parameters sharded only between steps; NO_SHARD = stage 0 (DDP); HYBRID_SHARD =
  * FULL_SHARD inside a group of G ranks (a node) and replication across the P/G groups.
  *
  * @param strategy a ShardingStrategy name
@@ -41,20 +44,20 @@ export interface FsdpMapping {
  * @returns {@link FsdpMapping}
  * @throws RangeError `strategy must be one of FULL_SHARD, SHARD_GRAD_OP, NO_SHARD, HYBRID_SHARD, got "ZERO2"`;
  *   `shardGroupSize (3) must divide numRanks (8)`; `numRanks must be an integer >= 1, got 0`
- * @example fsdpToZero("HYBRID_SHARD", 16, 8) // { stage: 3, reshardAfterForward: true, shardRanks: 8, replicas: 2 }
- * @see PyTorch torch.distributed.fsdp.ShardingStrategy docs; Zhao et al. 2023, "PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel", §3.2 (hybrid sharding)
+ * @example fsdpToZero("HYBRID_SHARD", 16, 8) // { stage: 3, zeroAnalogue: 3, reshardAfterForward: true, shardRanks: 8, replicas: 2 }
+ * @see PyTorch torch.distributed.fsdp.ShardingStrategy docstring (SHARD_GRAD_OP "does not reshard them after the forward, and only reshards them after the backward computation"); Zhao et al. 2023, "PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel", §3.2 (hybrid sharding)
  */
 export function fsdpToZero(strategy: string, numRanks: number, shardGroupSize = 8): FsdpMapping {
   checkNumRanks(numRanks);
   switch (strategy) {
-    case "FULL_SHARD": return { stage: 3, reshardAfterForward: true, shardRanks: numRanks, replicas: 1 };
-    case "SHARD_GRAD_OP": return { stage: 3, reshardAfterForward: false, shardRanks: numRanks, replicas: 1 };
-    case "NO_SHARD": return { stage: 0, reshardAfterForward: false, shardRanks: 1, replicas: numRanks };
+    case "FULL_SHARD": return { stage: 3, zeroAnalogue: 3, reshardAfterForward: true, shardRanks: numRanks, replicas: 1 };
+    case "SHARD_GRAD_OP": return { stage: 3, zeroAnalogue: 2, reshardAfterForward: false, shardRanks: numRanks, replicas: 1 };
+    case "NO_SHARD": return { stage: 0, zeroAnalogue: 0, reshardAfterForward: false, shardRanks: 1, replicas: numRanks };
     case "HYBRID_SHARD": {
       checkNumRanks(shardGroupSize, "shardGroupSize");
       const g = Math.min(shardGroupSize, numRanks);
       if (numRanks % g !== 0) throw new RangeError(`shardGroupSize (${shardGroupSize}) must divide numRanks (${numRanks})`);
-      return { stage: 3, reshardAfterForward: true, shardRanks: g, replicas: numRanks / g };
+      return { stage: 3, zeroAnalogue: 3, reshardAfterForward: true, shardRanks: g, replicas: numRanks / g };
     }
     default: throw new RangeError(`strategy must be one of ${FSDP_STRATEGIES.join(", ")}, got ${JSON.stringify(strategy)}`);
   }

@@ -11,8 +11,8 @@ export { wrapUnits, type Unit, type ParamSlot, type WrapPolicy } from "./wrapUni
 export { zeroSchedule, type ZeroOp } from "./zeroSchedule.js";
 export { MemoryLedger, type MemoryEvent, type MemoryKind } from "./MemoryLedger.js";
 export { ZeroWorld, type CollectiveRecord, type ZeroWorldSetup } from "./ZeroWorld.js";
-export { trainZero, zeroBatches, type ZeroConfig, type ZeroRun, type ZeroStepRecord } from "./trainZero.js";
-export { zeroCommElements } from "./zeroCommElements.js";
+export { trainZero, zeroBatches, autoPersistenceThreshold, type ZeroConfig, type ZeroRun, type ZeroStepRecord } from "./trainZero.js";
+export { zeroStepCommunication, type StepCommunication, type StepCommunicationOptions, type StepCollective, type StepCollectiveKind, type StepCollectiveWhen } from "./zeroStepCommunication.js";
 export { FSDP_STRATEGIES, fsdpToZero, fsdpCommPerRank, fsdpMixedPrecision, type FsdpStrategy, type FsdpMapping, type FsdpMixedPrecision } from "./fsdpStrategy.js";
 export { reductionError, type ReductionErrorPoint } from "./reductionError.js";
 export { parseDeepSpeedConfig, ZeroOptimizationSchema, DeepSpeedConfigSchema, type DeepSpeedConfig, type HfTrainerArgs, type OffloadOptimizerConfig, type OffloadParamConfig } from "./parseDeepSpeedConfig.js";

@@ -4,7 +4,7 @@ import { parseDeepSpeedConfig } from "./parseDeepSpeedConfig.js";
 import { parseHfTrainerArgs } from "./parseHfTrainerArgs.js";
 import { NOTES_TRAINER_ARGS, NOTES_ZERO2_CONFIG } from "./notesZero2Config.js";
 import { fsdpToZero, fsdpCommPerRank, fsdpMixedPrecision } from "./fsdpStrategy.js";
-import { zeroCommElements } from "./zeroCommElements.js";
+import { zeroStepCommunication } from "./zeroStepCommunication.js";
 import { reductionError } from "./reductionError.js";
 
 const V017 = { release: "v0.17.0" as const };
@@ -57,6 +57,11 @@ describe("parseDeepSpeedConfig", () => {
     expect(() => parseDeepSpeedConfig("{oops", undefined, { worldSize: 1 })).toThrow(/not valid JSON/);
   });
 
+  it("use_multi_rank_bucket_allreduce (DeepSpeed ≥ 0.12.4, zero/config.py) is accepted and must be a boolean", () => {
+    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, use_multi_rank_bucket_allreduce: false } }, undefined, { worldSize: 1 })).not.toThrow();
+    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, use_multi_rank_bucket_allreduce: "no" } }, undefined, { worldSize: 1 })).toThrow(/zero_optimization.use_multi_rank_bucket_allreduce/);
+  });
+
   it("offload blocks are parsed and typed for the offload chapter", () => {
     const c = parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 3, offload_optimizer: { device: "cpu", pin_memory: true }, offload_param: { device: "nvme", nvme_path: "/local" } } }, undefined, { worldSize: 8 });
     expect(c.offloadOptimizer).toMatchObject({ device: "cpu", pin_memory: true, buffer_count: 4 });
@@ -91,16 +96,16 @@ describe("parseHfTrainerArgs", () => {
 describe("FSDP", () => {
   it("fsdpToZero maps the strategies to stages; HYBRID_SHARD shards inside a group", () => {
     expect(fsdpToZero("FULL_SHARD", 8).stage).toBe(3);
-    expect(fsdpToZero("SHARD_GRAD_OP", 8)).toMatchObject({ stage: 3, reshardAfterForward: false });
+    expect(fsdpToZero("SHARD_GRAD_OP", 8)).toMatchObject({ stage: 3, zeroAnalogue: 2, reshardAfterForward: false });
     expect(fsdpToZero("NO_SHARD", 8).stage).toBe(0);
-    expect(fsdpToZero("HYBRID_SHARD", 16, 8)).toEqual({ stage: 3, reshardAfterForward: true, shardRanks: 8, replicas: 2 });
+    expect(fsdpToZero("HYBRID_SHARD", 16, 8)).toEqual({ stage: 3, zeroAnalogue: 3, reshardAfterForward: true, shardRanks: 8, replicas: 2 });
     expect(() => fsdpToZero("HYBRID_SHARD", 12, 8)).toThrow(/shardGroupSize \(8\) must divide numRanks \(12\)/);
     expect(() => fsdpToZero("ZERO2", 8)).toThrow(/strategy must be one of/);
   });
 
   it("fsdpCommPerRank equals ZeRO's closed forms per rank (FULL_SHARD = stage 3, NO_SHARD = stage 0)", () => {
-    expect(fsdpCommPerRank("FULL_SHARD", 1000, 4)).toBe(zeroCommElements(3, 1000, 4) / 4);
-    expect(fsdpCommPerRank("NO_SHARD", 1000, 4)).toBe(zeroCommElements(0, 1000, 4) / 4);
+    expect(fsdpCommPerRank("FULL_SHARD", 1000, 4)).toBe(zeroStepCommunication({ stage: 3, dataParallel: 4, numParams: 1000 }).elementsSentPerRank);
+    expect(fsdpCommPerRank("NO_SHARD", 1000, 4)).toBe(zeroStepCommunication({ stage: 0, dataParallel: 4, numParams: 1000 }).elementsSentPerRank);
     expect(fsdpCommPerRank("HYBRID_SHARD", 1600, 16, 8)).toBe(3 * 1600 * 7 / 8 + 2 * 200 * 1 / 2);
   });
 

@@ -33,6 +33,7 @@ const zeroSchema = z.strictObject({
   allgather_partitions: z.boolean().default(true),
   allgather_bucket_size: int(1).default(ZERO_DEFAULTS.allgather_bucket_size),
   reduce_scatter: z.boolean().default(true),
+  use_multi_rank_bucket_allreduce: z.boolean().default(true),
   reduce_bucket_size: int(1).default(ZERO_DEFAULTS.reduce_bucket_size),
   overlap_comm: z.boolean().optional(),
   contiguous_gradients: z.boolean().default(true),

@@ -40,7 +40,7 @@ export function shardingForEstimate(o: { deepspeed?: string; fsdp?: string; data
     const name = o.fsdp.toUpperCase();
     if (name === "HYBRID_SHARD") throw new RangeError("HYBRID_SHARD shards inside a node and replicates across nodes; the estimate shards over all data-parallel GPUs: use FULL_SHARD with --gpus set to one node");
     const m = fsdpToZero(name, o.dataParallel);
-    const stage = m.stage === 3 && !m.reshardAfterForward ? 2 : m.stage;
+    const stage = m.zeroAnalogue;
     return { zeroStage: stage, note: `--fsdp ${name}: ZeRO stage ${stage}` };
   }
   const ds = parseDeepSpeedConfig(o.deepspeed, { world_size: o.dataParallel, per_device_train_batch_size: o.microBatch, fp16: o.precision === "fp16", bf16: o.precision === "bf16", hidden_size: o.hiddenSize }, { release: "v0.17.0" });

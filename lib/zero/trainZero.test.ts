@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import { trainZero, zeroBatches, type ZeroConfig } from "./trainZero.js";
+import { trainZero, zeroBatches, autoPersistenceThreshold, type ZeroConfig } from "./trainZero.js";
+import { DEFAULT_MODEL } from "../nn/index.js";
 import { ringAllReduce, addChunk } from "../collectives/index.js";
 import { castArray, castInPlace, AMP_LIVE_MODEL } from "../amp/index.js";
 import { corpus, createModel, forward, backward, cpuOps, flatData, flatGrad, zeroGrad, optimizerStep, initOptimizerState, concatBatches } from "../nn/index.js";
@@ -66,5 +67,20 @@ describe("trainZero", () => {
     let maxDiff = 0;
     master.forEach((x, i) => { maxDiff = Math.max(maxDiff, Math.abs(x - run.master[i])); });
     expect(maxDiff).toBeLessThan(1e-5);
+  });
+
+  it("the default persistence threshold is Hugging Face's \"auto\" 10 × hidden size: biases stay whole, every matrix is sharded, so wrapping changes the peak", () => {
+    // The HF rule on a hidden size of 4096 (Llama-2-7B): 40,960 elements, above a norm's 4,096 and below a 4096² matrix, as DeepSpeed's own 1e5.
+    expect(autoPersistenceThreshold(4096)).toBe(40960);
+    const run = trainZero({ numRanks: 4, stage: 3, steps: 1, model: DEFAULT_MODEL });
+    const params = run.units.flatMap((u) => u.params);
+    const persistent = params.filter((p) => p.persistent).map((p) => p.name).sort();
+    expect(persistent).toEqual(params.filter((p) => p.name.includes(".b")).map((p) => p.name).sort());
+    expect(params.filter((p) => !p.persistent).every((p) => p.end - p.start > autoPersistenceThreshold(DEFAULT_MODEL.width))).toBe(true);
+    const peak = (wrap: "layer" | "root") => Math.max(...trainZero({ numRanks: 4, stage: 3, steps: 1, model: DEFAULT_MODEL, wrap }).records[0].peakBytes);
+    expect(peak("root")).toBeGreaterThan(peak("layer"));
+    // DeepSpeed's own default keeps this model whole: nothing sharded, and both wrappings peak alike.
+    const dsPeak = (wrap: "layer" | "root") => Math.max(...trainZero({ numRanks: 4, stage: 3, steps: 1, model: DEFAULT_MODEL, wrap, knobs: { stage3_param_persistence_threshold: 1e5 } }).records[0].peakBytes);
+    expect(dsPeak("root")).toBe(dsPeak("layer"));
   });
 });

@@ -35,7 +35,11 @@ export interface ZeroConfig {
   lossScale?: number;
   /** AdamW (default lr 1e-2, PyTorch's other defaults). */
   optimizer?: AdamWConfig;
-  /** DeepSpeed's zero_optimization knobs (DeepSpeed's defaults). */
+  /**
+   * DeepSpeed's zero_optimization knobs (DeepSpeed's defaults), except `stage3_param_persistence_threshold`, which
+   * defaults to 10 × the model's width, the Hugging Face integration's "auto" value: DeepSpeed's 1e5 exceeds every
+   * tensor of the course's models, so stage 3 would shard nothing. Set it to 0 to shard every tensor.
+   */
   knobs?: Partial<ZeroKnobs>;
   /** Wrapping units (default "layer"). */
   wrap?: WrapPolicy;
@@ -76,6 +80,19 @@ export interface ZeroRun {
 }
 
 /**
+ * The Hugging Face Trainer's "auto" value of `stage3_param_persistence_threshold`: 10 × hidden size. On the course's
+ * models it keeps the biases whole on every rank and shards every matrix, as DeepSpeed's default 1e5 does on a
+ * model of hidden size 4096 (biases and norms of 4,096 elements persistent, matrices of 16.7 M sharded).
+ * @param hiddenSize the model's width (integer ≥ 1)
+ * @returns the threshold in elements
+ * @example autoPersistenceThreshold(32) // 320
+ * @see Hugging Face transformers `integrations/deepspeed.py` (`HfTrainerDeepSpeedConfig.trainer_config_finalize`: `10 * hidden_size`)
+ */
+export function autoPersistenceThreshold(hiddenSize: number): number {
+  return 10 * hiddenSize;
+}
+
+/**
  * The batches of a ZeRO or DDP run: step s, rank r gets the (s·P + r)-th batch of one seeded sampler.
  * @param c the run's config (numRanks, model, batchSize, seqLen, steps, seed)
  * @returns batches[step][rank]
@@ -113,7 +130,8 @@ export function zeroBatches(c: ZeroConfig): Batch[][] {
 export function trainZero(c: ZeroConfig): ZeroRun {
   const P = checkNumRanks(c.numRanks);
   const stage = checkStage(c.stage);
-  const knobs = validateZeroKnobs(c.knobs, stage);
+  const modelCfg = c.model ?? AMP_LIVE_MODEL;
+  const knobs = validateZeroKnobs({ stage3_param_persistence_threshold: autoPersistenceThreshold(modelCfg.width), ...c.knobs }, stage);
   const precision = c.precision ?? "bf16", reduceDtype = c.reduceDtype ?? precision;
   for (const [k, v] of [["precision", precision], ["reduceDtype", reduceDtype]] as const) {
     if (!TRAIN_PRECISIONS.includes(v)) throw new RangeError(`${k} must be one of ${TRAIN_PRECISIONS.join(", ")}, got ${JSON.stringify(v)}`);
@@ -123,7 +141,7 @@ export function trainZero(c: ZeroConfig): ZeroRun {
   const steps = c.steps ?? 3;
   if (!(Number.isInteger(steps) && steps >= 1)) throw new RangeError(`steps must be an integer >= 1, got ${steps}`);
   const { vocab } = corpus();
-  const cfg = { ...(c.model ?? AMP_LIVE_MODEL), vocabSize: vocab.size };
+  const cfg = { ...modelCfg, vocabSize: vocab.size };
   const models = Array.from({ length: P }, () => createModel(cfg));
   const threshold = stage === 3 ? knobs.stage3_param_persistence_threshold : 0;
   const units = wrapUnits(models[0].layers.map((l) => ({ name: l.name, params: l.params.map((p) => ({ name: p.name, numel: p.data.length })) })), c.wrap ?? "layer", threshold);

@@ -2,6 +2,6 @@
 export {zeroPartition, ownedParts} from "../../lib/zero/shardRanges.js";
 export {zeroSchedule} from "../../lib/zero/zeroSchedule.js";
 export {validateZeroKnobs, ZERO_DEFAULTS} from "../../lib/zero/validateZeroOptions.js";
-export {zeroCommElements} from "../../lib/zero/zeroCommElements.js";
+export {zeroStepCommunication} from "../../lib/zero/zeroStepCommunication.js";
 export {zeroModelStateBytes} from "../../lib/zero/zeroModelStateBytes.js";
 export {fsdpToZero, fsdpCommPerRank, FSDP_STRATEGIES} from "../../lib/zero/fsdpStrategy.js";

@@ -3,10 +3,11 @@
 // strategies (memory of every rank from the event log, communication per rank),
 // the equality of every stage with DDP, and the bf16 reduction error, all by
 // calling lib/zero, so the page trains nothing on open.
-import { trainZero, fsdpToZero, reductionError, zeroCommElements, parseDeepSpeedConfig, NOTES_ZERO2_CONFIG, NOTES_TRAINER_ARGS, type ZeroConfig, type ZeroRun } from "../../lib/zero/index.js";
+import { trainZero, autoPersistenceThreshold, fsdpToZero, reductionError, parseDeepSpeedConfig, NOTES_ZERO2_CONFIG, NOTES_TRAINER_ARGS, type ZeroConfig, type ZeroRun } from "../../lib/zero/index.js";
 import { DEFAULT_MODEL } from "../../lib/nn/index.js";
 
-const KNOBS = { reduce_bucket_size: 3000, allgather_bucket_size: 6000, stage3_prefetch_bucket_size: 1, stage3_param_persistence_threshold: 100, contiguous_gradients: false };
+// stage3_param_persistence_threshold: trainZero's default, 10 × width (Hugging Face's "auto"): the biases stay whole.
+const KNOBS = { reduce_bucket_size: 3000, allgather_bucket_size: 6000, stage3_prefetch_bucket_size: 1, contiguous_gradients: false };
 const base = (P: number): ZeroConfig => ({ numRanks: P, stage: 0, steps: 1, model: DEFAULT_MODEL, batchSize: 2, seqLen: 8, knobs: KNOBS });
 
 /** The live bytes of each memory kind on `rank` after each tick. */
@@ -75,8 +76,7 @@ let currentRejects = "";
 try { parseDeepSpeedConfig(NOTES_ZERO2_CONFIG, NOTES_TRAINER_ARGS); } catch (e) { currentRejects = (e as Error).message; }
 
 process.stdout.write(JSON.stringify({
-  knobs: KNOBS, numParams, units, persistent, runs,
-  closedForm: [0, 1, 2, 3].map((s) => ({ stage: s, perStepP8: zeroCommElements(s, numParams, 8, s === 3 ? persistent : 0) })),
+  knobs: KNOBS, persistenceThreshold: autoPersistenceThreshold(DEFAULT_MODEL.width), numParams, units, persistent, runs,
   equality, reduction,
   notesConfig: { stage: ds.stage, precision: ds.precision, knobs: ds.knobs, trainBatchSize: ds.trainBatchSize, micro: ds.microBatchPerGpu, accumulation: ds.gradientAccumulationSteps, dp: ds.dataParallelSize, lossScaler: ds.fp16?.kind, initialScale: ds.fp16 ? 2 ** ds.fp16.block.initial_scale_power : null, gradientClipping: ds.gradientClipping, currentRejects },
 }));

@@ -17,6 +17,10 @@ export const mutants: Record<string, { impl: F; caughtBy: string | string[] }> =
     impl: (a, c, b, s) => ref({ ...a, numKvHeads: a.numHeads }, c, b, s),
     caughtBy: "every well-formed plan, once, on random models and clusters",
   },
+  "the rule of Megatron Core ≤ 0.15: t must divide the KV heads": {
+    impl: (a, c, b, s) => ref(a, c, b, s).filter((p) => a.numKvHeads % p.tensorParallel === 0),
+    caughtBy: "every well-formed plan, once, on random models and clusters",
+  },
   "accumulation from the GPU count instead of the data-parallel size": {
     impl: (a, c, b, s) => ref(a, c, b, s).map((p) => ({ ...p, gradAccum: (p.gradAccum * p.dataParallel) / (c.gpusPerNode * c.nodes) })).filter((p) => Number.isInteger(p.gradAccum) && p.gradAccum >= 1),
     caughtBy: ["the stub's example", "every well-formed plan, once, on random models and clusters"],
