@@ -4,6 +4,7 @@
 // its results must be in view: the results panel's verdict (`[data-calc-result] .calc-verdict`)
 // on a wide screen, where the panel sits beside the inputs, or the one-line headline
 // (`[data-calc-headline]`) that stays at the foot of a phone's screen. The input is then set back.
+// A calculator that takes a pasted config.json must show a syntax error in it at its text area.
 
 /** What a reader changes, in page order: sliders, selects, radio groups, checkboxes (not text boxes). */
 const CONTROLS = ".calculator-inputs :is(input[type=range], select, input[type=radio], input[type=checkbox])";
@@ -58,6 +59,36 @@ async function resultInView(page, calculator, wide) {
 }
 
 /**
+ * A calculator that sizes a pasted config.json (a select with a "pasted config.json" option): a
+ * syntax error in the pasted text must show at the text area, not only in the results.
+ * @returns {Promise<string|null>} what is wrong, or null (also when the calculator takes no paste)
+ */
+async function pastedErrorProblem(calc, settle) {
+  const select = calc.locator(".calculator-inputs select").filter({ has: calc.page().locator("option", { hasText: "pasted config.json" }) }).first();
+  if ((await select.count()) === 0) return null;
+  const before = await select.inputValue();
+  await select.selectOption({ label: "pasted config.json" });
+  await settle();
+  const area = calc.locator(".calculator-inputs textarea").first();
+  let wrong = null;
+  if ((await area.count()) === 0) wrong = 'choosing "pasted config.json" shows no text area';
+  else {
+    await area.fill('{"model_type": "llama", "hidden_size": 4096,, }');
+    await area.dispatchEvent("input");
+    await settle();
+    wrong = await area.evaluate((a) => {
+      const bottom = a.getBoundingClientRect().bottom;
+      const shown = [...a.closest(".calculator").querySelectorAll(".field-error")].filter((e) => !e.hidden && e.getBoundingClientRect().height > 0);
+      const near = shown.find((e) => e.getBoundingClientRect().top >= bottom - 1 && e.getBoundingClientRect().top - bottom < 120);
+      return near ? null : `a syntax error in the pasted config.json shows no message at its text area (${shown.length} field messages shown elsewhere)`;
+    });
+  }
+  await select.selectOption(before);
+  await settle();
+  return wrong;
+}
+
+/**
  * Runs the check on every calculator of an open page.
  * @param {import("playwright-core").Page} page
  * @param {{width: number, settle: () => Promise<boolean>}} o
@@ -79,6 +110,8 @@ export async function calculatorProblems(page, { width, settle }) {
       await restore();
       await settle();
     }
+    const pasted = await pastedErrorProblem(calc, settle);
+    if (pasted) problems.push(`calculator ${i + 1}: ${pasted}`);
   }
   await page.evaluate(() => window.scrollTo(0, 0));
   return problems;
