@@ -48,7 +48,7 @@ export default async function bench(): Promise<void> {
   const rows: Record<string, string | number>[] = [];
   const loop = timeIt(() => addChunk(a, b));
   rows.push({ path: "plain loop (addChunk)", backend: "cpu (JS)", "ms/call": +loop.msPerRun.toFixed(3), "Melem/s": +(m / loop.msPerRun / 1e3).toFixed(1), "equal to addChunk": "—" });
-  for (const mode of ["gpu", "cpu"] as KernelMode[]) {
+  for (const mode of ["gpu"] as KernelMode[]) { // cpu in Node (lib/kernels/gpujs)
     const k = createReduceKernel(mode);
     try {
       const want = addChunk(a, b), got = k.reduce(a, b);

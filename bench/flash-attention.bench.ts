@@ -1,17 +1,15 @@
 /**
  * Standard attention (S, P materialised) versus the fused FlashAttention
- * kernel, both gpu.js on the webasm backend, for N = 256 … 4096 and d = 64,
+ * kernel, both gpu.js (cpu backend in Node, through lib/kernels/gpujs), for N = 256 … 4096 and d = 64,
  * beside the float64-inside CPU reference: time, bytes of intermediates, and
  * the largest error against the reference. Run: npm run bench -- flash-attention
  */
-import gpujs from "gpu.js";
 import { makeCase } from "../lib/flash-attention/arbitraries.js";
-import { createFlashAttentionKernel } from "../lib/flash-attention/flashAttentionKernel.js";
+import { createFlashAttentionKernel, createGpu } from "../lib/flash-attention/flashAttentionKernel.js";
 import { createStandardAttentionKernels } from "../lib/flash-attention/standardAttentionKernels.js";
 import { referenceAttention } from "../lib/flash-attention/referenceAttention.js";
 import { maxAbsDiff } from "../lib/flash-attention/maxAbsDiff.js";
 
-const { GPU } = gpujs;
 const D = 64;
 const SIZES = [256, 512, 1024, 2048, 4096];
 /** Skip a combination whose predicted time (4× the previous N, attention is quadratic) exceeds this. */
@@ -30,7 +28,7 @@ function timeIt(run: () => void, reps: number): number {
 }
 
 export default async function bench(): Promise<void> {
-  const gpu = new GPU({ mode: "webasm" as never });
+  const gpu = createGpu(); // gpu.js cpu backend in Node (lib/kernels/gpujs)
   const rows: Row[] = [];
   const last: Record<string, number> = {};
   const mib = (b: number) => (b / 2 ** 20).toFixed(2);
@@ -46,7 +44,7 @@ export default async function bench(): Promise<void> {
         last[impl] = Infinity;
         return true;
       };
-      // Progress on stderr: N = 4096 takes minutes on the webasm backend.
+      // Progress on stderr: N = 4096 takes minutes on gpu.js's cpu backend.
       const progress = (impl: string) => process.stderr.write(`  flash-attention: N = ${N}, ${impl} …\n`);
       let ref: ReturnType<typeof referenceAttention> | undefined;
       if (!skip("cpu reference")) {
@@ -76,7 +74,7 @@ export default async function bench(): Promise<void> {
   } finally {
     gpu.destroy();
   }
-  console.log(`gpu.js mode webasm, B = H = 1, d = ${D}; ms = median of reps (N ≥ 2048: one run); intermediates = bytes held besides Q, K, V, O`);
+  console.log(`gpu.js ${gpu.backend} backend, B = H = 1, d = ${D}; ms = median of reps (N ≥ 2048: one run); intermediates = bytes held besides Q, K, V, O`);
   console.table(rows);
   console.log("The flash kernel recomputes each score for every group of 4 output columns (gpu.js has no shared memory), so on a CPU backend it does ~d/4× the arithmetic of standard attention; its gain is memory, not time.");
 }

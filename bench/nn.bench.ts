@@ -1,23 +1,13 @@
 /**
  * lib/nn benchmarks: matmul throughput of the gpu.js kernel per backend
- * (webasm, cpu) beside plain TypeScript loops, and training steps per second
+ * (gpu.js's cpu backend in Node: lib/kernels/gpujs) beside plain TypeScript loops, and training steps per second
  * of the course model (fp32, bf16 simulated, with the gpu.js matmul, and with
  * activation checkpointing). Prints figures; asserts nothing.
  */
 import { matmul, mulberry32, corpus, createModel, DEFAULT_MODEL, sampleBatch, forward, backward, AdamW, cpuOps, FP32, type MatmulFn, type Ops } from "../lib/nn/index.js";
 import { createGpuMatmul } from "../lib/nn/createGpuMatmul.js";
+import { plainMatmul } from "./plainMatmul.js";
 import { checkpointedStep, sqrtSegments } from "../lib/accumulation-checkpointing/index.js";
-
-/** C = A·B with a plain float64 loop stored to Float32Array: the floor any JS matmul is compared with. */
-function plainLoop(a: Float32Array, b: Float32Array, M: number, K: number, N: number): Float32Array {
-  const c = new Float32Array(M * N);
-  for (let i = 0; i < M; i++) for (let j = 0; j < N; j++) {
-    let s = 0;
-    for (let k = 0; k < K; k++) s += a[i * K + k] * b[k * N + j];
-    c[i * N + j] = s;
-  }
-  return c;
-}
 
 function timeIt(fn: () => void, minMs: number, maxReps: number): number {
   fn(); // warm-up (and kernel compilation)
@@ -28,7 +18,7 @@ function timeIt(fn: () => void, minMs: number, maxReps: number): number {
 }
 
 export default async function bench(): Promise<void> {
-  const webasm = createGpuMatmul(), cpuKernel = createGpuMatmul("cpu");
+  const kernel = createGpuMatmul();
   try {
     const rows: Record<string, string | number>[] = [];
     for (const n of [64, 128, 256]) {
@@ -36,11 +26,10 @@ export default async function bench(): Promise<void> {
       const a = Float32Array.from({ length: n * n }, () => rng() - 0.5), b = Float32Array.from({ length: n * n }, () => rng() - 0.5);
       const flops = 2 * n * n * n;
       const cases: [string, () => unknown][] = [
-        ["plain TS loop (float64 sum)", () => plainLoop(a, b, n, n, n)],
+        ["plain TS loop (float64 sum)", () => plainMatmul(a, b, n, n, n)],
         ["lib/nn matmul (fp32 accumulate)", () => matmul(a, b, { M: n, K: n, N: n })],
         ["lib/nn matmul (fp16 accumulate)", () => matmul(a, b, { M: n, K: n, N: n }, "fp16")],
-        [`gpu.js ${webasm.mode}`, () => webasm.matmul(a, b, { M: n, K: n, N: n }, "fp32")],
-        [`gpu.js ${cpuKernel.mode}`, () => cpuKernel.matmul(a, b, { M: n, K: n, N: n }, "fp32")],
+        [`gpu.js ${kernel.mode}`, () => kernel.matmul(a, b, { M: n, K: n, N: n }, "fp32")],
       ];
       for (const [name, fn] of cases) {
         const ms = timeIt(fn, 400, 50);
@@ -58,7 +47,7 @@ export default async function bench(): Promise<void> {
       ["fp32, CPU matmul", cpuOps(), false],
       ["bf16 simulated (fp32 accumulate)", cpuOps({ compute: "bf16", accumulate: "fp32" }), false],
       ["fp16 simulated (fp16 accumulate)", cpuOps({ compute: "fp16", accumulate: "fp16" }), false],
-      [`fp32, gpu.js ${webasm.mode} matmul`, { precision: FP32, matmul: webasm.matmul as MatmulFn }, false],
+      [`fp32, gpu.js ${kernel.mode} matmul`, { precision: FP32, matmul: kernel.matmul as MatmulFn }, false],
       ["fp32, CPU, √n checkpointing", cpuOps(), true],
     ];
     for (const [name, ops, ckpt] of variants) {
@@ -76,7 +65,6 @@ export default async function bench(): Promise<void> {
     console.log(`training steps of the course model (${cfg.numBlocks} blocks, width ${cfg.width}, ${B}×${L} tokens per step, AdamW)`);
     console.table(train);
   } finally {
-    webasm.destroy();
-    cpuKernel.destroy();
+    kernel.destroy();
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Sophia benchmarks: optimizer steps per second on 1M parameters (one Float32Array)
  * for lib/nn's AdamW, Lion and SophiaG, as a CPU loop and as the gpu.js kernels of
- * lib/sophia/createOptimizerKernel.ts on each backend Node has here (webasm, and
- * gpu.js's own "cpu" mode: the kernel run as JavaScript), and SophiaG's curvature
+ * lib/sophia/createOptimizerKernel.ts on gpu.js's cpu backend (the kernel run as
+ * JavaScript: Node has no GL here, and the webasm backend cannot read the four-float
+ * texels of lib/kernels/gpujs), and SophiaG's curvature
  * update (update_hessian), which runs once every k steps. A kernel step includes
  * copying the arrays in and out (what the page's check does). Prints figures; asserts nothing.
  * The optimizer step is a small part of a training step: the forward and backward
@@ -41,7 +42,7 @@ export default async function bench(): Promise<void> {
   for (const [name, run] of rows) { progress(name); print(name, time(run)); }
   console.log(`${N} parameters, gpu.js kernels (one launch per new state: SophiaG 2, Lion 2, AdamW 3)`);
   const cfg = { adamw: { lr: 1e-3, t: 1 }, lion: { lr: 1e-4 }, sophiag: { lr: 1e-4, bs: 5120 } };
-  for (const mode of ["webasm", "cpu"]) {
+  for (const mode of ["cpu"]) { // gpu.js's webasm backend cannot read four-float texels (lib/kernels/gpujs)
     for (const opt of ["adamw", "lion", "sophiag"] as KernelOptimizer[]) {
       const p = param(), k = createOptimizerKernel(opt, mode);
       try {

@@ -12,7 +12,9 @@ import { calculatorProblems } from "./calculator-check.mjs";
 import { navigationProblems } from "./phone-nav-check.mjs";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"];
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+  // WebGPU on SwiftShader (a page served from 127.0.0.1 is a secure context): the FlashAttention page's WGSL kernels
+  "--enable-unsafe-webgpu", "--enable-features=Vulkan", "--use-webgpu-adapter=swiftshader"];
 
 const CACHE = "src/.observablehq/cache";
 /** Bundles of node_modules packages (keyed by name@version) and resolved npm: specifiers: no lib code in them. */

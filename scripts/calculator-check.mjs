@@ -78,7 +78,8 @@ async function pastedErrorProblem(calc, settle) {
     await settle();
     wrong = await area.evaluate((a) => {
       const bottom = a.getBoundingClientRect().bottom;
-      const shown = [...a.closest(".calculator").querySelectorAll(".field-error")].filter((e) => !e.hidden && e.getBoundingClientRect().height > 0);
+      // a field's slot (calculator.js's fieldError) or an alert the page shows under the box
+      const shown = [...a.closest(".calculator").querySelectorAll(".field-error, [role=alert]")].filter((e) => !e.hidden && e.getBoundingClientRect().height > 0);
       const near = shown.find((e) => e.getBoundingClientRect().top >= bottom - 1 && e.getBoundingClientRect().top - bottom < 120);
       return near ? null : `a syntax error in the pasted config.json shows no message at its text area (${shown.length} field messages shown elsewhere)`;
     });

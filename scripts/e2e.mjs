@@ -16,7 +16,8 @@
 // same-origin <a href> of every page: none may leave the prefix, each target
 // must answer and each #fragment must name an element; and it opens two
 // missing addresses, which must get the 404 page with its links under the prefix.
-// Pages that run GPU kernels in WebGL2 must show their checks (REQUIRED).
+// Pages that run GPU kernels in WebGL2 or WebGPU must show their checks (REQUIRED); Chromium runs
+// WebGPU on SwiftShader (scripts/browser.mjs: --enable-unsafe-webgpu --use-webgpu-adapter=swiftshader).
 //   --no-build   use dist/ as it is (its base path is read from dist/404.html)
 import { existsSync, mkdirSync } from "node:fs";
 import { buildSite, serve, launch, checkPage, problemsOf, notesOf, pagesOf } from "./browser.mjs";
@@ -30,7 +31,7 @@ const REQUIRED = {
   "accumulation-checkpointing": ["nn-matmul-gpu", "accumulation-live-training"],
   amp: ["amp-accumulate-gpu", "amp-scale-trace-live"],
   "data-parallel": ["reduce-kernel-webgl2", "ddp-reducer-equals-single"],
-  "flash-attention": ["flash-kernel-webgl2", "standard-kernel-webgl2"],
+  "flash-attention": ["flash-kernel-webgl2", "standard-kernel-webgl2", "flash-webgpu", "standard-webgpu"],
   "tensor-parallel": ["tp-matmul-webgl2"],
   "pipeline-parallel": ["pipeline-training"],
   zero: ["zero-stage3-equals-ddp"],

@@ -1,10 +1,8 @@
-import gpujs from "gpu.js";
+import { createKernelContext, type GpuMode } from "../kernels/gpujs/createKernelContext.js";
 import type { ReduceFn } from "./addChunk.js";
 
-const { GPU } = gpujs;
-
 /**
- * gpu.js modes: "gpu" picks WebGL2/WebGL in a browser and "webasm"/headless GL in Node.
+ * gpu.js modes: "gpu" picks WebGL2/WebGL in a browser and, in Node, the cpu backend (lib/kernels/gpujs: "webasm" runs as cpu).
  * @see the sources of {@link createReduceKernel}: gpu.js README, "Dynamic Sized Arguments" and "Precision"
  */
 export type KernelMode = "gpu" | "cpu" | "webgl" | "webgl2" | "headlessgl" | "webasm";
@@ -16,7 +14,7 @@ export type KernelMode = "gpu" | "cpu" | "webgl" | "webgl2" | "headlessgl" | "we
 export interface ReduceKernel {
   /** Adds a received chunk into the local one (new Float32Array), like addChunk. */
   reduce: ReduceFn;
-  /** The backend gpu.js chose (e.g. "webasm" in Node, "webgl2" in Chromium, "cpu"). */
+  /** The backend that runs the kernel ("webgl2" in Chromium, "cpu" in Node). */
   backend: string;
   /** Frees the kernel and its gpu.js instance (undestroyed kernels leak tens of MB). */
   destroy(): void;
@@ -39,40 +37,26 @@ export interface ReduceKernel {
  * @see gpu.js README, "Dynamic Sized Arguments" and "Precision"
  */
 export function createReduceKernel(mode: KernelMode = "gpu"): ReduceKernel {
-  const gpu = mode === "gpu" ? new GPU() : new GPU({ mode }); // without a mode gpu.js picks (and reports) its best backend
-  const kernel = gpu
-    .createKernel(function (this: { thread: { x: number } }, a: number[], b: number[]) {
-      return a[this.thread.x] + b[this.thread.x];
-    })
-    .setOutput([1])
-    .setPrecision("single")
-    .setDynamicOutput(true)
-    .setDynamicArguments(true);
+  const ctx = createKernelContext(mode as GpuMode);
+  // One thread adds four elements: one texel of each input, one texel out (lib/kernels/gpujs).
+  const kernel = ctx.kernel("reduce-add", () => ({
+    body: function (this: { thread: { x: number } }, a: number[][], b: number[][]) {
+      const x = a[this.thread.x];
+      const y = b[this.thread.x];
+      return [x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3]];
+    } as never,
+    argumentTypes: { a: "Array1D(4)", b: "Array1D(4)" },
+  }));
   const reduce: ReduceFn = (local, received) => {
     if (received.length !== local.length) {
       throw new RangeError(`received has length ${received.length}, expected ${local.length} (the local chunk's length)`);
     }
     if (local.length === 0) return new Float32Array(0);
-    kernel.setOutput([local.length]);
-    const out = kernel(local, received) as unknown as Float32Array; // (n)
-    return Float32Array.from(out);
+    return kernel.run([local, received], local.length); // (n)
   };
   return {
     reduce,
-    get backend() {
-      return backendName(gpu as unknown as { Kernel: unknown; mode: string });
-    },
-    destroy() {
-      kernel.destroy();
-      gpu.destroy();
-    },
+    backend: ctx.backend,
+    destroy: () => ctx.destroy(),
   };
-}
-
-/** The backend gpu.js chose, by its kernel class (GL kernels all report mode "gpu"). */
-function backendName(gpu: { Kernel: unknown; mode: string }): string {
-  const g = gpujs as unknown as Record<string, unknown>;
-  const names: [string, string][] = [["WebGL2Kernel", "webgl2"], ["WebGLKernel", "webgl"], ["HeadlessGLKernel", "headlessgl"], ["WebAssemblyKernel", "webasm"], ["CPUKernel", "cpu"], ["WebGPUKernel", "webgpu"]];
-  for (const [cls, name] of names) if (g[cls] !== undefined && gpu.Kernel === g[cls]) return name;
-  return gpu.mode;
 }

@@ -23,3 +23,5 @@ export { largestSeqLen } from "./largestSeqLen.js";
 export { type LayerFlopShape, attentionFlopShare } from "./attentionFlopShare.js";
 export { type SlowTensorName, type SlowMemory, type CountingSlowMemory, SLOW_TENSORS, createSlowMemory } from "./slowMemory.js";
 export { type TiledBackwardOptions, flashBackwardTiled, flashBackwardIO } from "./flashBackwardTiled.js";
+export { type Workgroup, type WorkgroupDevice, type CountingWorkgroupDevice, createWorkgroupDevice } from "./createWorkgroupDevice.js";
+export { workgroupTiles, flashForwardTraffic, flashForwardWorkgroups } from "./flashForwardWorkgroups.js";

@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
 import * as fc from "fast-check";
-import gpujs from "gpu.js";
 import { attentionCaseArb, makeCase } from "./arbitraries.js";
-import { createFlashAttentionKernel, runFlashAttentionKernel } from "./flashAttentionKernel.js";
+import { createFlashAttentionKernel, createGpu, runFlashAttentionKernel } from "./flashAttentionKernel.js";
 import { createStandardAttentionKernels, runStandardAttentionKernels } from "./standardAttentionKernels.js";
 import { referenceAttention } from "./referenceAttention.js";
 import { maxAbsDiff } from "./maxAbsDiff.js";
 
-const { GPU } = gpujs;
 
 /** Float32 tolerance of both kernels against the float64-inside reference, for |logits| ≲ 10 and |V| ≤ 1. */
 const KERNEL_TOL = 2e-5;
@@ -29,7 +27,7 @@ describe("gpu.js attention kernels", () => {
     }
   });
   it("both kernels equal referenceAttention within 2e-5 for random shapes, masks and alignments (d from 1 to 9)", () => {
-    const gpu = new GPU();
+    const gpu = createGpu();
     try {
       fc.assert(fc.property(attentionCaseArb(12, 9), (c) => {
         const ref = referenceAttention(c.q, c.k, c.v, c.shape, c.opts);
@@ -49,7 +47,7 @@ describe("gpu.js attention kernels", () => {
     }
   });
   it("compiled kernels give the same result when run again (output textures are reused, not freed)", () => {
-    const gpu = new GPU();
+    const gpu = createGpu();
     const c = makeCase({ B: 1, H: 1, Nq: 12, Nk: 10, d: 6 }, 4, {});
     const ref = referenceAttention(c.q, c.k, c.v, c.shape);
     const fk = createFlashAttentionKernel(gpu, c.shape);
@@ -76,13 +74,13 @@ describe("gpu.js attention kernels", () => {
       expect(maxAbsDiff(r.O, ref.O)).toBeLessThan(5e-3);
     }
   });
-  it("the kernels report their memory: standard holds 2·N² + N floats of intermediates, flash none beyond O and lse", () => {
-    const gpu = new GPU();
+  it("the kernels report their memory: standard holds 2·N² floats of intermediates (S and P) and a texel per row (lse), flash none beyond O and lse", () => {
+    const gpu = createGpu();
     const shape = { B: 1, H: 1, Nq: 64, Nk: 64, d: 16 };
     const sk = createStandardAttentionKernels(gpu, shape);
     const fk = createFlashAttentionKernel(gpu, shape);
-    expect(sk.intermediateBytes).toBe((2 * 64 * 64 + 64) * 4);
-    expect(fk.outputBytes).toBe(64 * Math.ceil(17 / 4) * 4 * 4);
+    expect(sk.intermediateBytes).toBe((2 * 64 * 64 + 4 * 64) * 4);
+    expect(fk.outputBytes).toBe(64 * (16 / 4 + 1) * 4 * 4);
     sk.destroy(); fk.destroy(); gpu.destroy();
   });
 });

@@ -13,7 +13,9 @@ import type { PipelineSchedule } from "./firstStageActivationBytes.js";
 import { isPresetName, PRESET_NAMES } from "./presets.js";
 import { loadPresetText } from "./loadPresetText.js";
 import { formatGiB } from "./units.js";
-import { shardingForEstimate } from "../zero/shardingForEstimate.js";
+import { applyShardingFiles, ConfigFileError, megatronSetup, readFlagFile } from "./cliConfigFiles.js";
+import { contextWarning } from "./contextWarning.js";
+import { parameterCount } from "./parameterCount.js";
 
 /**
  * What {@link main} returns instead of printing: exit status and the two streams.
@@ -34,6 +36,7 @@ export const HELP = `Estimate GPU memory per device for training a transformer.
 
 Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
        npm run estimate -- --params <N> [options]        (model states only)
+       npm run estimate -- --megatron-args <script|command line in a file> [options]
 
   --model M          preset (${PRESET_NAMES.join(", ")}) or a config.json path
   --params N         parameter count (integer, e.g. 13015864320 or 7.5e9); overrides the config's count
@@ -62,9 +65,16 @@ Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
                          DeepSpeed): fp32 weights and .grad, Adam 8 (4 + 4 + 8), DDP's bucket copy
                          of the gradients, 16-bit weight casts in forward; --zero 0 only
   --bucket-view      DDP gradient_as_bucket_view=True (no bucket copy; torch design)
-  --deepspeed FILE    a DeepSpeed config: its stage, precision, offload and micro-batch
-                       ("auto" filled from --gpus, --micro-batch, --precision as the HF Trainer does)
-  --fsdp S           FULL_SHARD | SHARD_GRAD_OP | NO_SHARD: the ZeRO stage it matches
+  --deepspeed FILE   a DeepSpeed config, read as DeepSpeed reads it: its stage, precision, offload and
+                       micro-batch ("auto" filled from --gpus, --micro-batch, --precision as the HF Trainer
+                       does). No fp16/bf16 block means fp32, as in DeepSpeed; --precision bf16 given
+                       models the Trainer's --bf16, which adds the block
+  --fsdp S|FILE      the Trainer's --fsdp words ("full_shard auto_wrap offload") or a strategy name
+                       (FULL_SHARD | SHARD_GRAD_OP | NO_SHARD); or an accelerate config file (YAML/JSON,
+                       distributed_type FSDP, DEEPSPEED or MULTI_GPU)
+  --fsdp-config FILE the Trainer's --fsdp_config JSON (with --fsdp words)
+  --megatron-args F  a Megatron-LM launch (script or command line): model, layout, batch, precision,
+                       distributed optimizer (ZeRO-1), recomputation; instead of --model and those flags
   --gpu-mem G        GiB per GPU: also say whether the PEAK fits          (default: not judged)
   --json             print {params, perGpu: {…, total}, peak: {lines, total}, …} in bytes
   --verbose          also print the convention (what is and is not counted)
@@ -193,8 +203,9 @@ export function main(argv: readonly string[]): CliResult {
   try {
     const { values } = parseArgs({ args: normalizeArgv(argv), strict: true, allowPositionals: false, options: OPTIONS });
     if (values.help) return { code: 0, stdout: HELP, stderr: "" };
-    if (values.model === undefined && values.params === undefined) throw new UsageError("give --model <preset|config.json> or --params <N> (see --help)");
-    const arch = values.model !== undefined ? loadArch(values.model) : undefined;
+    if (values.model === undefined && values.params === undefined && values["megatron-args"] === undefined) throw new UsageError("give --model <preset|config.json>, --params <N> or --megatron-args <script> (see --help)");
+    const megatron = values["megatron-args"] !== undefined ? megatronSetup(values, readFlagFile("--megatron-args", values["megatron-args"])) : undefined;
+    const arch = megatron ? megatron.run.arch : values.model !== undefined ? loadArch(values.model) : undefined;
     const setup: TrainingSetup = {
       arch,
       params: values.params !== undefined ? count("params", values.params, 0, 1) : undefined,
@@ -217,27 +228,15 @@ export function main(argv: readonly string[]): CliResult {
       attention: choice<Attention>("attention", values.attention, ["eager", "flash"], "eager"),
       ampDesign: choice<AmpDesign>("amp-design", values["amp-design"], ["deepspeed", "torch"], "deepspeed"),
       gradientAsBucketView: values["bucket-view"] ?? false,
+      ...megatron?.setup,
     };
-    if (values.deepspeed !== undefined || values.fsdp !== undefined) {
-      // chapter 8: a DeepSpeed config or an FSDP strategy decides the stage (and precision, offload, micro-batch)
-      for (const f of ["zero", "offload"] as const) if (values[f] !== undefined) throw new UsageError(`--${f} and --${values.deepspeed !== undefined ? "deepspeed" : "fsdp"} both set it; give one`);
-      let text: string | undefined;
-      if (values.deepspeed !== undefined) {
-        if (!existsSync(values.deepspeed)) throw new UsageError(`--deepspeed ${JSON.stringify(values.deepspeed)}: no such file`);
-        text = readFileSync(values.deepspeed, "utf8");
-      }
-      try {
-        const o = shardingForEstimate({ deepspeed: text, fsdp: values.fsdp, dataParallel: setup.numGpus / ((setup.tensorParallel ?? 1) * (setup.pipelineParallel ?? 1)), microBatch: setup.microBatch, precision: setup.precision, hiddenSize: arch?.hiddenSize });
-        Object.assign(setup, { zeroStage: o.zeroStage, ...(o.precision ? { precision: o.precision } : {}), ...(o.offload ? { offload: o.offload } : {}), ...(o.microBatch ? { microBatch: o.microBatch } : {}) });
-      } catch (e) {
-        throw new UsageError(`${values.deepspeed !== undefined ? `--deepspeed ${basename(values.deepspeed)}` : "--fsdp"}: ${(e as Error).message}`);
-      }
-    }
+    // chapter 8: a DeepSpeed config, FSDP words, an FSDP config or an accelerate config decide the stage (and precision, offload, micro-batch)
+    const configNotes = [...(megatron?.run.notes ?? []), ...applyShardingFiles(values, setup)];
     const gpuGiB = values["gpu-mem"] !== undefined ? gibibytes("gpu-mem", values["gpu-mem"]) : undefined;
     if (setup.zeroStage > 3) throw new UsageError(`--zero must be 0, 1, 2 or 3, got ${JSON.stringify(values.zero)}`);
-    if (arch && arch.learnedPositions > 0 && setup.seqLen > arch.learnedPositions) {
-      throw new UsageError(`--seq (${setup.seqLen}) exceeds the model's n_positions (${arch.learnedPositions}): its learned position table has no rows beyond that`);
-    }
+    const context = arch ? contextWarning(arch, setup.seqLen) : null;
+    if (context?.hard) throw new UsageError(`--seq (${setup.seqLen}) exceeds the model's n_positions (${arch!.learnedPositions}): its learned position table has no rows beyond that`);
+    const warnings = context ? [`--seq ${context.message}`] : [];
     let r: ReturnType<typeof estimateMemory>;
     try {
       r = estimateMemory(setup);
@@ -251,16 +250,20 @@ export function main(argv: readonly string[]): CliResult {
       const out = {
         params: r.params, perGpu: r.perGpu, peak: r.peak, dataParallel: r.dataParallel, cpuBytesPerGpu: r.cpuBytesPerGpu,
         ...(gpuGiB !== undefined ? { gpuBytes: gpuGiB * 2 ** 30, fits: fitsInMemory(r, gpuGiB * 2 ** 30) } : {}),
-        ampDesign: setup.ampDesign, notes: r.notes, convention: CONVENTION,
+        ampDesign: setup.ampDesign, precision: setup.precision, zeroStage: setup.zeroStage, ...(arch?.moe ? { activeParams: parameterCount(arch).activeParameters } : {}),
+        warnings, notes: [...configNotes, ...r.notes], convention: CONVENTION,
       };
       return { code: 0, stdout: JSON.stringify(out, null, 2) + "\n", stderr: "" };
     }
-    const label = values.model !== undefined
-      ? `Model: ${values.model} (${r.params.toLocaleString("en-US")} parameters${values.params !== undefined ? ", from --params" : ""})`
+    const active = arch?.moe && values.params === undefined ? `, ${parameterCount(arch).activeParameters.toLocaleString("en-US")} active per token` : "";
+    const label = arch !== undefined
+      ? `Model: ${values.model ?? `${values["megatron-args"]} (Megatron-LM arguments)`} (${r.params.toLocaleString("en-US")} parameters${active}${values.params !== undefined ? ", from --params" : ""})`
       : `Model: ${values.params} parameters (${r.params.toLocaleString("en-US")}; no config.json, so no activations)`;
-    return { code: 0, stdout: table(label, setup, r, gpuGiB, values.verbose ?? false), stderr: "" };
+    const out = table(label, setup, { ...r, notes: [...configNotes, ...r.notes] }, gpuGiB, values.verbose ?? false);
+    return { code: 0, stdout: warnings.map((w) => `Warning: ${w}\n`).join("") + out, stderr: "" };
   } catch (e) {
     let msg = (e as Error).message;
+    if (e instanceof ConfigFileError) msg = msg.replace(/\bnumGpus\b/g, "--gpus");
     const unknown = /Unknown option '--([^']+)'/.exec(msg);
     if (unknown) msg += didYouMean(unknown[1], OPTION_NAMES, "--");
     return { code: 2, stdout: "", stderr: `estimate: ${msg}\nRun with --help for the options.\n` };
@@ -275,7 +278,7 @@ const OPTIONS = {
   tp: { type: "string" }, pp: { type: "string" }, sp: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean" },
   "micro-batches": { type: "string" }, schedule: { type: "string" }, "virtual-stages": { type: "string" },
   attention: { type: "string" }, "amp-design": { type: "string" }, "bucket-view": { type: "boolean" }, "gpu-mem": { type: "string" },
-  verbose: { type: "boolean" }, deepspeed: { type: "string" }, fsdp: { type: "string" },
+  verbose: { type: "boolean" }, deepspeed: { type: "string" }, fsdp: { type: "string" }, "fsdp-config": { type: "string" }, "megatron-args": { type: "string" },
 } as const;
 const OPTION_NAMES = Object.keys(OPTIONS);
 

@@ -1,5 +1,6 @@
-import type { ModelArch } from "./parseModelConfig.js";
+import type { ModelArch } from "./modelArch.js";
 import { largestLayerParams, parameterCount } from "./parameterCount.js";
+import { architectureNotes } from "./architectureNotes.js";
 import { bytesPerParam, modelStateBytes, type AmpDesign, type Offload, type OptimizerName, type Precision, type ZeroStage } from "./modelStateBytes.js";
 import { type Recompute } from "./activationBytes.js";
 import { firstStageActivationBytes, inFlightChunks, type PipelineSchedule } from "./firstStageActivationBytes.js";
@@ -183,6 +184,7 @@ export function estimateMemory(s: TrainingSetup): MemoryEstimate {
       notes.push(`activations: the first pipeline stage's peak (the most loaded stage), ${chunks} chunk${chunks === 1 ? "" : "s"} of ${s.arch.numLayers / (p * v)} layer${s.arch.numLayers / (p * v) === 1 ? "" : "s"} in flight ` +
         `(${s.pipelineSchedule ?? "1f1b"}, ${s.microBatches ?? p} micro-batches, p = ${p}${v > 1 ? `, v = ${v}` : ""}) = ${(chunks * s.arch.numLayers) / (p * v)} layers' worth; Korthikanti et al. 2022 §4.2.3`);
     }
+    notes.push(...architectureNotes(s.arch));
   } else {
     notes.push("activations: 0 (no architecture given: activations need hidden size, heads and layers from a config.json)");
   }

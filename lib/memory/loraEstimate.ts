@@ -1,4 +1,4 @@
-import type { ModelArch } from "./parseModelConfig.js";
+import type { ModelArch } from "./modelArch.js";
 import { parameterCount } from "./parameterCount.js";
 import { bytesPerParam, type OptimizerName, type Precision } from "./modelStateBytes.js";
 
@@ -34,7 +34,7 @@ export interface LoraEstimate {
  * @param targets module names (default PEFT's Llama default: q_proj, v_proj)
  * @param precision of training (default "bf16"); optimizer (default "adamw")
  * @returns {@link LoraEstimate}
- * @throws RangeError `rank must be an integer >= 1, got 0`; TypeError `LoRA targets need a Llama-style model, got gpt2`
+ * @throws RangeError `rank must be an integer >= 1, got 0`; TypeError `LoRA targets need a Llama-style model, got gpt2`; TypeError `LoRA targets of a mixture of experts (mixtral) are not modelled: …`
  * @example loraEstimate(llama2_7b, 8).loraParams // 4194304 (32 layers · 2 · 8·(4096 + 4096))
  * @see Hu et al. 2021, *LoRA: Low-Rank Adaptation of Large Language Models*, §4; PEFT `LoraConfig`
  */
@@ -47,6 +47,7 @@ export function loraEstimate(
 ): LoraEstimate {
   if (!Number.isSafeInteger(rank) || rank < 1) throw new RangeError(`rank must be an integer >= 1, got ${rank}`);
   if (arch.family !== "llama") throw new TypeError(`LoRA targets need a Llama-style model, got ${arch.family}`);
+  if (arch.moe || arch.mla) throw new TypeError(`LoRA targets of ${arch.moe ? "a mixture of experts" : "multi-head latent attention"} (${arch.modelType}) are not modelled: the estimate counts the dense Q, K, V, O and MLP projections`);
   const h = arch.hiddenSize;
   const q = arch.numHeads * arch.headDim;
   const kv = arch.numKvHeads * arch.headDim;

@@ -20,9 +20,10 @@ describe("parseModelConfig(config)", () => {
     expect(parseModelConfig(loadPresetText("mistral-7b")).numKvHeads).toBe(8);
   });
 
-  it("rejects a model_type it would count wrongly (BERT, MoE) and names the supported ones", () => {
-    expect(() => parseModelConfig({ model_type: "bert", vocab_size: 30522, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072 })).toThrow(/model_type "bert" is not supported; supported: gpt2, gpt_neox and the Llama-style llama, mistral/);
-    expect(() => parseModelConfig({ model_type: "mixtral" })).toThrow(/model_type "mixtral" is not supported/);
+  it("rejects a model_type it would count wrongly (BERT, Qwen3, PhiMoE) and names the supported ones", () => {
+    expect(() => parseModelConfig({ model_type: "bert", vocab_size: 30522, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072 })).toThrow(/model_type "bert" is not supported; supported: gpt2, gpt_neox and the Llama-style llama, mistral, qwen2, gemma, gemma2, phi3, mixtral, qwen2_moe, deepseek_v3/);
+    expect(() => parseModelConfig({ model_type: "qwen3" })).toThrow(/model_type "qwen3" is not supported/);
+    expect(() => parseModelConfig({ model_type: "phimoe" })).toThrow(/model_type "phimoe" is not supported/);
   });
 
   it("names a missing field", () => {

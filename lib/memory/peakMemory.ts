@@ -1,4 +1,4 @@
-import type { ModelArch } from "./parseModelConfig.js";
+import type { ModelArch } from "./modelArch.js";
 import { activationBytesPerLayer, type Recompute } from "./activationBytes.js";
 
 /**

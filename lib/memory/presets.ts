@@ -1,13 +1,32 @@
 /**
  * Names of the model configs shipped in `lib/memory/configs/<name>.json`
- * (real Hugging Face `config.json` files, see configs/SOURCES.txt), in the order
- * the page and the CLI list them. Browser-safe: the files are read by
- * `loadPreset` (Node) or by the page's FileAttachment.
+ * (Hugging Face `config.json` files, see configs/SOURCES.txt), in the order
+ * the page and the CLI list them: dense models, then mixtures of experts.
+ * Browser-safe: the files are read by `loadPreset` (Node) or by the page's FileAttachment.
  *
  * @example PRESET_NAMES.includes("llama-2-13b") // true
- * @see https://huggingface.co/meta-llama/Llama-2-13b-hf/blob/main/config.json
+ * @see https://huggingface.co/meta-llama/Llama-2-13b-hf/blob/main/config.json and configs/SOURCES.txt
  */
-export const PRESET_NAMES = ["gpt2", "pythia-70m", "llama-2-7b", "mistral-7b", "llama-2-13b", "llama-2-70b"] as const;
+export const PRESET_NAMES = [
+  "gpt2", "pythia-70m", "llama-2-7b", "mistral-7b", "llama-2-13b", "llama-2-70b",
+  "qwen2.5-7b", "gemma-7b", "gemma-2-9b", "phi-3-mini-4k",
+  "mixtral-8x7b", "qwen1.5-moe-a2.7b", "deepseek-v3",
+] as const;
+
+/**
+ * The presets that are mixtures of experts: the planner (chapter 12) does not
+ * model expert parallelism, so it offers the others ({@link PLANNER_PRESET_NAMES}).
+ * @example MOE_PRESET_NAMES.includes("mixtral-8x7b") // true
+ * @see configs/SOURCES.txt (Mixtral-8x7B, Qwen1.5-MoE-A2.7B, DeepSeek-V3)
+ */
+export const MOE_PRESET_NAMES: readonly PresetName[] = ["mixtral-8x7b", "qwen1.5-moe-a2.7b", "deepseek-v3"];
+
+/**
+ * The presets the planner offers: every dense one.
+ * @example PLANNER_PRESET_NAMES.includes("deepseek-v3") // false
+ * @see {@link MOE_PRESET_NAMES}
+ */
+export const PLANNER_PRESET_NAMES: readonly PresetName[] = PRESET_NAMES.filter((n) => !MOE_PRESET_NAMES.includes(n));
 
 /**
  * One of {@link PRESET_NAMES}.

@@ -2,12 +2,11 @@
  * The Adam step as gpu.js kernels: WebGL2 in a browser, WebAssembly in Node.
  * Not exported from lib/offload/index.ts: importing it loads gpu.js.
  */
-import gpujs from "gpu.js";
 import type { AdamWOptions } from "../nn/index.js";
-import { backendName } from "../precision/backendName.js";
+import { createKernelContext, type GpuMode } from "../kernels/gpujs/createKernelContext.js";
+import { createAdamWKernels } from "../kernels/gpujs/createAdamWKernels.js";
 import { adamHyper } from "./adamLoop.js";
 
-const { GPU } = gpujs;
 
 /** Compiled Adam kernels and how to free them. */
 export interface GpuAdam {
@@ -16,7 +15,7 @@ export interface GpuAdam {
    * @throws RangeError `t must be an integer >= 1, got 0`; `g has 3 elements, x has 4`
    */
   step(x: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array, t: number, o?: AdamWOptions): { x: Float32Array<ArrayBuffer>; m: Float32Array<ArrayBuffer>; v: Float32Array<ArrayBuffer> };
-  /** The backend that ran (after the first step): "webgl2", "webasm", "cpu", … */
+  /** The backend that runs the kernels: "webgl2" in a browser, "cpu" in Node (lib/kernels/gpujs). */
   readonly mode: string;
   /** Frees the kernels and the GPU context (always call it). */
   destroy(): void;
@@ -39,24 +38,8 @@ export interface GpuAdam {
  *   DeepSpeed csrc/adam (the fused CPU and CUDA Adam kernels this stands in for)
  */
 export function createGpuAdam(mode?: string): GpuAdam {
-  const gpu = mode ? new GPU({ mode: mode as never }) : new GPU();
-  const opts = { dynamicOutput: true, dynamicArguments: true, precision: "single" as const, tactic: "precision" as const, output: [1] };
-  const km = gpu.createKernel(function (this: { thread: { x: number } }, g: number[], m: number[], c1: number) {
-    const i = this.thread.x;
-    return m[i] + c1 * (g[i] - m[i]);
-  }, opts);
-  const kv = gpu.createKernel(function (this: { thread: { x: number } }, g: number[], v: number[], b2: number, c2: number) {
-    const i = this.thread.x;
-    return v[i] * b2 + c2 * (g[i] * g[i]);
-  }, opts);
-  const kx = gpu.createKernel(function (this: { thread: { x: number } }, x: number[], g: number[], m: number[], v: number[], c1: number, b2: number, c2: number, decay: number, stepSize: number, bc2: number, eps: number) {
-    const i = this.thread.x;
-    const mi = m[i] + c1 * (g[i] - m[i]);
-    const vi = v[i] * b2 + c2 * (g[i] * g[i]);
-    const denom = Math.sqrt(vi) / bc2 + eps;
-    return x[i] * decay - stepSize * (mi / denom);
-  }, opts);
-  const asF32 = (r: unknown): Float32Array<ArrayBuffer> => Float32Array.from(r as ArrayLike<number>);
+  const ctx = createKernelContext((mode ?? "gpu") as GpuMode);
+  const k = createAdamWKernels(ctx); // one thread updates four elements (lib/kernels/gpujs)
   return {
     step(x, g, m, v, t, o = {}) {
       const { lr, betas: [b1, b2], eps, weightDecay } = adamHyper(o);
@@ -64,18 +47,14 @@ export function createGpuAdam(mode?: string): GpuAdam {
       for (const [name, a] of [["g", g], ["m", m], ["v", v]] as const) if (a.length !== x.length) throw new RangeError(`${name} has ${a.length} elements, x has ${x.length}`);
       const n = x.length;
       if (n === 0) return { x: new Float32Array(0), m: new Float32Array(0), v: new Float32Array(0) };
-      for (const k of [km, kv, kx]) k.setOutput([n]);
       const decay = Math.fround(1 - lr * weightDecay), stepSize = lr / (1 - b1 ** t), bc2 = Math.sqrt(1 - b2 ** t);
       const c1 = 1 - b1, c2 = 1 - b2; // on the host in float64: 1 − β2 computed in float32 is off by 1.3e-5 relative for β2 = 0.999
-      const nx = asF32(kx(x as never, g as never, m as never, v as never, c1, b2, c2, decay, stepSize, bc2, eps));
-      const nm = asF32(km(g as never, m as never, c1));
-      const nv = asF32(kv(g as never, v as never, b2, c2));
+      const nx = k.theta.run([x, g, m, v, decay, c1, b2, c2, stepSize, bc2, eps], n);
+      const nm = k.m.run([m, g, c1], n);
+      const nv = k.v.run([v, g, b2, c2], n);
       return { x: nx, m: nm, v: nv };
     },
-    get mode() {
-      const ran = backendName(kx);
-      return ran === "unknown" ? gpu.mode : ran;
-    },
-    destroy() { km.destroy(); kv.destroy(); kx.destroy(); gpu.destroy(); },
+    mode: ctx.backend,
+    destroy: () => ctx.destroy(),
   };
 }

@@ -10,7 +10,9 @@ import { GPU_PRESETS, gpuPreset } from "./gpuPresets.js";
 import { exportPlan, type ExportFormat } from "./exportPlan.js";
 import { searchPlans, singleChanges } from "./searchPlans.js";
 import { reasonKind } from "./rejectionReason.js";
-import type { PlanResult } from "./evaluatePlan.js";
+import { evaluatePlan, type PlanResult } from "./evaluatePlan.js";
+import { readMegatronLaunch, type MegatronLaunch } from "./readMegatronLaunch.js";
+import { megatronPlan, rankAmong } from "./megatronPlan.js";
 import type { Workload } from "./planLabel.js";
 
 /**
@@ -21,6 +23,7 @@ import type { Workload } from "./planLabel.js";
 export const HELP = `Plan a training run: every layout of the GPUs, judged for memory and speed.
 
 Usage: npm run plan -- --model <preset|config.json> --global-batch B [cluster] [options]
+       npm run plan -- --megatron-args <script> [cluster] [options]   (rank that Megatron-LM layout)
 
 Model and workload
   --model M            preset (${PRESET_NAMES.join(", ")}) or a config.json path
@@ -28,6 +31,8 @@ Model and workload
   --seq S              tokens per sequence                                  (default 2048)
   --precision P        fp32 | fp16 | bf16                                   (default bf16)
   --optimizer O        adamw | sgd-momentum | sgd                           (default adamw)
+  --megatron-args F    a Megatron-LM launch (script or command line): its model, batch, sequence,
+                         precision and layout; the planner judges that layout and ranks it
 Cluster: a preset, or a GPU type and counts
   --cluster C          ${CLUSTER_PRESETS.map((c) => c.id).join(" | ")}
   --gpu G              ${GPU_PRESETS.map((g) => g.id).join(" | ")}                 (default a100-80gb)
@@ -52,7 +57,7 @@ const OPTIONS = {
   model: { type: "string" }, "global-batch": { type: "string" }, seq: { type: "string" }, precision: { type: "string" }, optimizer: { type: "string" },
   cluster: { type: "string" }, gpu: { type: "string" }, gpus: { type: "string" }, "gpus-per-node": { type: "string" }, "inter-node": { type: "string" },
   "no-offload": { type: "boolean" }, efficiency: { type: "string" }, price: { type: "string" }, top: { type: "string" },
-  json: { type: "boolean" }, export: { type: "string" }, help: { type: "boolean" },
+  json: { type: "boolean" }, export: { type: "string" }, help: { type: "boolean" }, "megatron-args": { type: "string" },
 } as const;
 const OPTION_NAMES = Object.keys(OPTIONS);
 
@@ -88,6 +93,23 @@ function loadArch(model: string): ModelArch {
   } catch (e) {
     throw new UsageError(`--model ${model}: ${(e as Error).message}`);
   }
+}
+
+/** Reads --megatron-args: the run, and the cluster flags with its world size (its flags that also name the batch, sequence or precision are refused). */
+function loadMegatron(values: Record<string, string | boolean | undefined>): { run: MegatronLaunch; clusterValues: Record<string, string | boolean | undefined> } {
+  const path = values["megatron-args"] as string;
+  for (const f of ["model", "global-batch", "seq", "precision"]) if (values[f] !== undefined) throw new UsageError(`--${f} and --megatron-args both set it; give one`);
+  if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`--megatron-args ${JSON.stringify(path)}: no such file`);
+  let run: MegatronLaunch;
+  try { run = readMegatronLaunch(readFileSync(path, "utf8"), { worldSize: values.gpus !== undefined ? int("gpus", values.gpus as string, 8, 1, 2 ** 20) : undefined }); } catch (e) { throw new UsageError(`--megatron-args ${JSON.stringify(path)}: ${(e as Error).message}`); }
+  if (run.worldSize === null) throw new UsageError(`--megatron-args ${JSON.stringify(path)}: the text has no torchrun --nproc_per_node/--nnodes; give --gpus`);
+  if (values.gpus !== undefined && Number(values.gpus) !== run.worldSize) throw new UsageError(`--gpus (${values.gpus}) and the launch's torchrun world size (${run.worldSize}) differ; give one`);
+  if (values.cluster !== undefined) {
+    const n = clusterPreset(values.cluster as string);
+    if (n.gpusPerNode * n.nodes !== run.worldSize) throw new UsageError(`--cluster ${values.cluster} has ${n.gpusPerNode * n.nodes} GPUs but the launch uses ${run.worldSize}`);
+    return { run, clusterValues: values };
+  }
+  return { run, clusterValues: { ...values, gpus: String(run.worldSize) } };
 }
 
 function cluster(values: Record<string, string | boolean | undefined>): Cluster {
@@ -133,20 +155,24 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
   try {
     const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS });
     if (values.help) return { code: 0, stdout: HELP, stderr: "" };
-    if (values.model === undefined) throw new UsageError("give --model <preset|config.json> (see --help)");
-    const arch = loadArch(values.model);
-    const c = cluster(values);
-    const workload: Workload = {
+    const megatron = values["megatron-args"] !== undefined ? loadMegatron(values) : undefined;
+    if (values.model === undefined && !megatron) throw new UsageError("give --model <preset|config.json> or --megatron-args <script> (see --help)");
+    const arch = megatron ? megatron.run.arch : loadArch(values.model!);
+    const c = cluster(megatron ? megatron.clusterValues : values);
+    const optimizer = choice<OptimizerName>("optimizer", values.optimizer, ["adamw", "sgd-momentum", "sgd"], "adamw");
+    const workload: Workload = megatron ? megatronPlan(megatron.run, optimizer).workload : {
       globalBatch: int("global-batch", values["global-batch"], undefined, 1, 2 ** 24),
       seqLen: int("seq", values.seq, 2048, 1, 2 ** 20),
       precision: choice<Precision>("precision", values.precision, ["fp32", "fp16", "bf16"], "bf16"),
-      optimizer: choice<OptimizerName>("optimizer", values.optimizer, ["adamw", "sgd-momentum", "sgd"], "adamw"),
+      optimizer,
     };
     const efficiency = values.efficiency !== undefined ? num("efficiency", values.efficiency, 0, 1, true) : undefined;
     const price = values.price !== undefined ? num("price", values.price, 0, 1e6, false) : undefined;
     const top = int("top", values.top, 10, 1, 10_000);
     const format = values.export !== undefined ? choice<ExportFormat>("export", values.export, ["deepspeed", "fsdp", "megatron", "torchrun"], "deepspeed") : undefined;
     const r = searchPlans(arch, c, workload, values["no-offload"] ? { offloads: ["none"] } : {}, { computeEfficiency: efficiency, pricePerGpuHour: price });
+    const given = megatron ? evaluatePlan(arch, megatronPlan(megatron.run, optimizer).plan, c, workload, { computeEfficiency: efficiency, pricePerGpuHour: price }) : undefined;
+    const givenRank = given ? rankAmong(given, r) : null;
     if (format) {
       const exportable = r.ranked.find((x) => { try { exportPlan(x.plan, arch, c, workload, format); return true; } catch { return false; } });
       if (!exportable) throw new UsageError(`no plan that fits can be written as ${format}${r.ranked.length ? ` (the best is ${r.ranked[0].label})` : ""}`);
@@ -155,11 +181,16 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
     }
     if (values.json) {
       const strip = (x: PlanResult) => ({ label: x.label, plan: x.plan, fits: x.fits, reason: x.reason, peakBytes: x.memory.peak.total, time: x.time, tokensPerS: x.tokensPerS, mfu: x.mfu, costPerMillionTokens: x.costPerMillionTokens });
-      return { code: 0, stdout: JSON.stringify({ searched: r.searched, ranked: r.ranked.slice(0, top).map(strip), rejected: r.rejected.slice(0, 20).map(strip) }, null, 2) + "\n", stderr: "" };
+      const meg = given ? { megatron: { ...strip(given), rank: givenRank, notes: megatron!.run.notes } } : {};
+      return { code: 0, stdout: JSON.stringify({ searched: r.searched, ranked: r.ranked.slice(0, top).map(strip), rejected: r.rejected.slice(0, 20).map(strip), ...meg }, null, 2) + "\n", stderr: "" };
     }
     const N = c.gpusPerNode * c.nodes;
     const lines = [
-      `Model: ${values.model}; ${N} × ${c.gpu.name} (${c.nodes} node${c.nodes > 1 ? "s" : ""} of ${c.gpusPerNode}); global batch ${workload.globalBatch} × ${workload.seqLen} tokens; ${workload.precision}, ${workload.optimizer}`,
+      ...(given ? [
+        `Megatron-LM layout of ${values["megatron-args"]}: ${given.label}: ${given.fits ? `rank ${givenRank!.rank} of ${givenRank!.of} that fit, ${fmt(given.tokensPerS)} tokens/s, MFU ${(given.mfu * 100).toFixed(1)} %${r.ranked.length ? `; the best: ${r.ranked[0].label}, ${fmt(r.ranked[0].tokensPerS)} tokens/s` : ""}` : `does not run: ${given.reason}`}`,
+        ...megatron!.run.notes.map((n) => `  note: ${n}`), "",
+      ] : []),
+      `Model: ${values.model ?? `${values["megatron-args"]} (Megatron-LM arguments)`}; ${N} × ${c.gpu.name} (${c.nodes} node${c.nodes > 1 ? "s" : ""} of ${c.gpusPerNode}); global batch ${workload.globalBatch} × ${workload.seqLen} tokens; ${workload.precision}, ${workload.optimizer}`,
       `Searched ${fmt(r.searched)} plans: ${fmt(r.ranked.length)} fit, ${fmt(r.rejected.length)} rejected.`,
       "",
     ];

@@ -69,7 +69,7 @@ export function checkWorkload(w: Workload): Workload {
  * @param workload the global batch and sequence length
  * @param space restrictions of the search (default: everything)
  * @returns the plans, in a fixed order (t, p, b, stage, offload, recompute, attention, sp)
- * @throws RangeError from {@link checkCluster} and {@link checkWorkload},
+ * @throws RangeError from {@link checkCluster} and {@link checkWorkload}, `the model is a mixture of experts (mixtral: …)`,
  *   `workload.seqLen (8192) exceeds the model's n_positions (1024): …` (a learned position table), and
  *   `space.microBatches must hold integers >= 1, got 0`
  * @example enumeratePlans(llama2_7b, clusterPreset("8x-a100-80gb"), { globalBatch: 64, seqLen: 4096, precision: "bf16", optimizer: "adamw" }).length
@@ -79,6 +79,9 @@ export function checkWorkload(w: Workload): Workload {
 export function enumeratePlans(arch: ModelArch, cluster: Cluster, workload: Workload, space: PlanSpace = {}): Plan[] {
   checkCluster(cluster);
   checkWorkload(workload);
+  if (arch.moe && arch.moe.numMoeLayers > 0) {
+    throw new RangeError(`the model is a mixture of experts (${arch.modelType}: ${arch.moe.numExperts} experts, ${arch.moe.topK} per token): the planner does not model expert parallelism or the experts' compute yet; npm run estimate gives its memory`);
+  }
   if (arch.learnedPositions > 0 && workload.seqLen > arch.learnedPositions) {
     throw new RangeError(`workload.seqLen (${workload.seqLen}) exceeds the model's n_positions (${arch.learnedPositions}): its learned position table has no rows beyond that`);
   }

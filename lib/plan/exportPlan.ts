@@ -65,7 +65,7 @@ export function exportPlan(plan: Plan, arch: ModelArch, cluster: Cluster, worklo
       if (plan.zeroStage === 1) throw new RangeError("FSDP has no strategy for ZeRO-1 (optimizer states only): use stage 0, 2 or 3");
       if (plan.offload === "optimizer") throw new RangeError("FSDP offloads parameters with their gradients and optimizer states (fsdp_offload_params), not the optimizer alone: use offload none or optimizer+params");
       const strategy = FSDP_STRATEGY[plan.zeroStage as 0 | 2 | 3];
-      const layer = arch.family === "llama" ? "LlamaDecoderLayer" : arch.family === "gpt_neox" ? "GPTNeoXLayer" : "GPT2Block";
+      const layer = arch.decoderLayerClass ?? (arch.family === "llama" ? "LlamaDecoderLayer" : arch.family === "gpt_neox" ? "GPTNeoXLayer" : "GPT2Block");
       return [
         "compute_environment: LOCAL_MACHINE",
         "distributed_type: FSDP",

@@ -17,3 +17,6 @@ export { modelFlopsUtilization } from "./modelFlopsUtilization.js";
 export { rejectionReason, reasonKind } from "./rejectionReason.js";
 export { dataParallelCommTime, type DataParallelCommOptions } from "./dataParallelCommTime.js";
 export { PLANNER_DEFAULTS } from "./plannerDefaults.js";
+export { readMegatronLaunch, type MegatronLaunch } from "./readMegatronLaunch.js";
+export { megatronPlan, rankAmong } from "./megatronPlan.js";
+export { shellFlags, type ShellFlag } from "./shellFlags.js";

@@ -2,13 +2,18 @@
  * The precision-accumulation kernel: sequential sums with an fp16, bf16 or
  * fp32 accumulator on the GPU, one prefix length per thread.
  */
-import gpujs from "gpu.js";
 import { FORMATS } from "./formats.js";
 import { kernelRoundToFormat } from "./kernelRoundToFormat.js";
-import { backendName } from "./backendName.js";
+import { createKernelContext, type GpuMode } from "../kernels/gpujs/createKernelContext.js";
 import { checkAccumulateArgs, type AccumulatorFormat } from "./accumulateReference.js";
 
-const { GPU } = gpujs;
+/** acc, or round(acc + x) when i < n: one lane of the kernel's sequential sum. */
+function accumulateLane(acc: number, x: number, i: number, n: number, m: number, emin: number, maxFinite: number, inf: number): number {
+  if (i < n) {
+    return kernelRoundToFormat(acc + x, m, emin, maxFinite, inf);
+  }
+  return acc;
+}
 
 /**
  * Options of {@link accumulate}.
@@ -42,33 +47,34 @@ export function accumulate(values: Float32Array, lengths: readonly number[], acc
   if (lengths.length === 0) return new Float32Array(0);
   const f = FORMATS[accumulator];
   const maxLen = Math.max(1, ...lengths);
-  const gpu = new GPU(options.mode ? { mode: options.mode as never } : {});
+  const ctx = createKernelContext((options.mode ?? "gpu") as GpuMode);
   try {
-    gpu.addFunction(kernelRoundToFormat, {
-      argumentTypes: { v: "Number", mantissaBits: "Number", emin: "Number", maxFinite: "Number", infinity: "Number" },
-      returnType: "Number",
-    });
-    const kernel = gpu
-      .createKernel(function (this: { thread: { x: number } }, xs: number[], ns: number[], m: number, emin: number, maxFinite: number, inf: number) {
+    // Thread t sums for the four lengths ns[4t … 4t + 3] at once (lib/kernels/gpujs: one texel out).
+    const kernel = ctx.kernel(`accumulate ${maxLen}`, () => ({
+      body: function (this: { thread: { x: number }; constants: { maxLen: number } }, xs: number[], ns: number[][], m: number, emin: number, maxFinite: number, inf: number) {
         const n = ns[this.thread.x];
-        let acc = 0.0;
-        for (let i = 0; i < n; i++) {
-          acc = kernelRoundToFormat(acc + xs[i], m, emin, maxFinite, inf);
+        let a0 = 0.0;
+        let a1 = 0.0;
+        let a2 = 0.0;
+        let a3 = 0.0;
+        for (let i = 0; i < this.constants.maxLen; i++) {
+          const x = xs[i];
+          a0 = accumulateLane(a0, x, i, n[0], m, emin, maxFinite, inf);
+          a1 = accumulateLane(a1, x, i, n[1], m, emin, maxFinite, inf);
+          a2 = accumulateLane(a2, x, i, n[2], m, emin, maxFinite, inf);
+          a3 = accumulateLane(a3, x, i, n[3], m, emin, maxFinite, inf);
         }
-        return acc;
-      })
-      .setOutput([lengths.length])
-      .setLoopMaxIterations(maxLen)
-      .setPrecision("single")
-      .setTactic("precision");
-    try {
-      const out = kernel(values, Float32Array.from(lengths), f.mantissaBits, f.emin, f.maxFinite, Infinity) as unknown as Float32Array;
-      options.onBackend?.(backendName(kernel));
-      return out instanceof Float32Array ? Float32Array.from(out) : Float32Array.from(out as ArrayLike<number>);
-    } finally {
-      kernel.destroy();
-    }
+        return [a0, a1, a2, a3];
+      } as never,
+      argumentTypes: { xs: "Array", ns: "Array1D(4)", m: "Float", emin: "Float", maxFinite: "Float", inf: "Float" },
+      constants: { maxLen },
+      functions: [kernelRoundToFormat, accumulateLane],
+      loopMaxIterations: maxLen + 1,
+    }));
+    const out = kernel.run([values.length > 0 ? values : new Float32Array(1), Float32Array.from(lengths), f.mantissaBits, f.emin, f.maxFinite, Infinity], lengths.length);
+    options.onBackend?.(ctx.backend);
+    return out;
   } finally {
-    gpu.destroy();
+    ctx.destroy();
   }
 }

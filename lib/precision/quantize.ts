@@ -2,12 +2,9 @@
  * A gpu.js kernel that rounds a Float32Array to bf16, fp16 or tf32 values
  * (stored back as float32), equal bit for bit to `round` on every backend.
  */
-import gpujs, { type IKernelRunShortcut } from "gpu.js";
+import { createKernelContext, type GpuMode } from "../kernels/gpujs/createKernelContext.js";
 import { getFormat } from "./formats.js";
 import { kernelRoundToFormat } from "./kernelRoundToFormat.js";
-import { backendName } from "./backendName.js";
-
-const { GPU } = gpujs;
 
 /**
  * The formats the kernel supports: those whose values are all float32 values.
@@ -56,40 +53,25 @@ function checkFormat(format: string): QuantizeFormat {
  */
 export function createQuantizer(format: string, options: QuantizeOptions = {}): Quantizer {
   const f = getFormat(checkFormat(format));
-  const gpu = new GPU(options.mode ? { mode: options.mode as never } : {});
-  gpu.addFunction(kernelRoundToFormat, {
-    argumentTypes: { v: "Number", mantissaBits: "Number", emin: "Number", maxFinite: "Number", infinity: "Number" },
-    returnType: "Number",
-  });
-  const kernels = new Map<number, IKernelRunShortcut>();
-  let backend = "unknown";
+  const ctx = createKernelContext((options.mode ?? "gpu") as GpuMode);
+  // One thread rounds four values: one texel in, one texel out (lib/kernels/gpujs).
+  const kernel = ctx.kernel("quantize", () => ({
+    body: function (this: { thread: { x: number } }, xs: number[][], m: number, emin: number, maxFinite: number, inf: number) {
+      const x = xs[this.thread.x];
+      return [kernelRoundToFormat(x[0], m, emin, maxFinite, inf), kernelRoundToFormat(x[1], m, emin, maxFinite, inf),
+        kernelRoundToFormat(x[2], m, emin, maxFinite, inf), kernelRoundToFormat(x[3], m, emin, maxFinite, inf)];
+    } as never,
+    argumentTypes: { xs: "Array1D(4)", m: "Float", emin: "Float", maxFinite: "Float", inf: "Float" },
+    functions: [kernelRoundToFormat],
+  }));
   return {
     run(values: Float32Array): Float32Array {
       if (!(values instanceof Float32Array)) throw new TypeError(`values must be a Float32Array, got ${Object.prototype.toString.call(values)}`);
       if (values.length === 0) return new Float32Array(0);
-      let kernel = kernels.get(values.length);
-      if (!kernel) {
-        kernel = gpu
-          .createKernel(function (this: { thread: { x: number } }, xs: number[], m: number, emin: number, maxFinite: number, inf: number) {
-            return kernelRoundToFormat(xs[this.thread.x], m, emin, maxFinite, inf);
-          })
-          .setOutput([values.length])
-          .setPrecision("single")
-          .setTactic("precision");
-        kernels.set(values.length, kernel);
-      }
-      const out = kernel(values, f.mantissaBits, f.emin, f.maxFinite, Infinity) as unknown as Float32Array;
-      backend = backendName(kernel);
-      return out instanceof Float32Array ? out : Float32Array.from(out as ArrayLike<number>);
+      return kernel.run([values, f.mantissaBits, f.emin, f.maxFinite, Infinity], values.length);
     },
-    get backend() {
-      return backend;
-    },
-    destroy() {
-      for (const k of kernels.values()) k.destroy();
-      kernels.clear();
-      gpu.destroy();
-    },
+    backend: ctx.backend,
+    destroy: () => ctx.destroy(),
   };
 }
 

@@ -1,21 +1,20 @@
 /**
  * Elementwise optimizer updates as gpu.js kernels: SophiaG (the chapter's
  * subject), and Lion and lib/nn's AdamW (the baselines, for `npm run bench`).
- * One GPU thread per coordinate, float32 throughout (`precision: "single"`).
+ * One GPU thread per four coordinates (the course's kernel plumbing,
+ * lib/kernels/gpujs), float32 throughout.
  *
- * gpu.js kernels return one value per thread, so each new state is its own
- * launch: SophiaG is two kernels (m', then θ', which recomputes m' from the
- * same inputs rather than reading it back), Lion two, AdamW three.
+ * A gpu.js kernel returns one texel (four values) per thread, so each new state
+ * is its own launch: SophiaG is two kernels (m', then θ', which recomputes m'
+ * from the same inputs rather than reading it back), Lion two, AdamW three.
  *
  * This module imports gpu.js (about 640 kB): pages import it dynamically, in
  * the cell that runs it, and `lib/sophia/index.ts` does not re-export it.
  */
-import gpujs from "gpu.js";
 import { validateSophiaG, SOPHIA_EPS, SOPHIAG_DEFAULTS, type SophiaGOptions } from "./sophiag.js";
 import { validateLion, type LionOptions } from "./lion.js";
-import { backendName } from "../precision/backendName.js";
-
-const { GPU } = gpujs;
+import { createKernelContext, type GpuMode, type Vec4Kernel } from "../kernels/gpujs/createKernelContext.js";
+import { createAdamWKernels } from "../kernels/gpujs/createAdamWKernels.js";
 
 /** Which update {@link createOptimizerKernel} compiles. */
 export type KernelOptimizer = "sophiag" | "lion" | "adamw";
@@ -47,13 +46,31 @@ export interface OptimizerKernel {
    * @returns `{theta, m, s?}`: new Float32Arrays (`s`: AdamW's new v; SophiaG's h is not written by a step)
    */
   step(state: KernelState, config?: KernelConfig): { theta: Float32Array; m: Float32Array; s?: Float32Array };
-  /** The gpu.js backend that ran the last step: "webgl2", "webasm", "cpu", … ("unknown" before the first step). */
+  /** The gpu.js backend that runs the kernels: "webgl2" in a browser, "cpu" in Node (lib/kernels/gpujs). */
   readonly backend: string;
   /** Frees the kernels and their gpu.js instance (undestroyed kernels leak tens of MB). */
   destroy(): void;
 }
 
-type Kernel = ((...args: unknown[]) => unknown) & { setOutput(o: number[]): unknown; destroy(): void; kernel?: unknown };
+/** EMA of one coordinate: β·m + c·g (SophiaG's and Lion's m', AdamW's v' with g²). */
+function ema(m: number, g: number, b: number, c: number): number {
+  return b * m + c * g;
+}
+
+/** SophiaG's θ' for one coordinate, m' recomputed. */
+function sophiaTheta(th: number, g: number, m: number, h: number, lr: number, b1: number, c1: number, rho: number, bs: number, decay: number, eps: number): number {
+  const mi = b1 * m + c1 * g;
+  const ratio = Math.min(Math.abs(mi) / (rho * bs * h + eps), 1.0);
+  return th * decay - lr * Math.sign(mi) * ratio;
+}
+
+/** Lion's θ' for one coordinate. */
+function lionTheta(th: number, g: number, m: number, lr: number, b1: number, c1: number, decay: number): number {
+  const c = b1 * m + c1 * g;
+  return th * decay - lr * Math.sign(c);
+}
+
+type This = { thread: { x: number } };
 
 /**
  * Compiles the elementwise update of one optimizer as gpu.js kernels.
@@ -72,7 +89,7 @@ type Kernel = ((...args: unknown[]) => unknown) & { setOutput(o: number[]): unkn
  * kernels.test.ts bounds the difference per coordinate by 2⁻²⁰ times the size of the terms.
  *
  * @param optimizer "sophiag" | "lion" | "adamw"
- * @param mode gpu.js mode: "gpu" (default: the best backend here: WebGL2 in a browser, webasm in Node), "cpu", "webasm", "webgl2"…
+ * @param mode gpu.js mode: "gpu" (default: the best backend here: WebGL2 in a browser, cpu in Node), "cpu", "webgl2"…
  * @returns an {@link OptimizerKernel}
  * @throws {RangeError} `optimizer must be one of sophiag, lion, adamw, got sgd`; from `step`: the messages of
  *   {@link validateSophiaG} / {@link validateLion} (`rho must be a finite number > 0, got 0`, `betas[1] must be in [0, 1), got 1`…),
@@ -88,52 +105,51 @@ type Kernel = ((...args: unknown[]) => unknown) & { setOutput(o: number[]): unkn
  */
 export function createOptimizerKernel(optimizer: KernelOptimizer, mode = "gpu"): OptimizerKernel {
   if (!["sophiag", "lion", "adamw"].includes(optimizer)) throw new RangeError(`optimizer must be one of sophiag, lion, adamw, got ${optimizer}`);
-  const gpu = mode === "gpu" ? new GPU() : new GPU({ mode: mode as never });
-  const make = (fn: (...a: never[]) => number): Kernel =>
-    gpu.createKernel(fn as never).setOutput([1]).setPrecision("single").setDynamicOutput(true).setDynamicArguments(true) as unknown as Kernel;
-  type This = { thread: { x: number } };
-  const kernels: Record<string, Kernel> = {};
+  const ctx = createKernelContext(mode as GpuMode);
+  const kernels: Record<string, Vec4Kernel> = {};
   if (optimizer === "sophiag") {
-    kernels.m = make(function (this: This, m: number[], g: number[], b1: number, c1: number) {
-      const i = this.thread.x;
-      return b1 * m[i] + c1 * g[i];
-    });
-    kernels.theta = make(function (this: This, th: number[], g: number[], m: number[], h: number[], lr: number, b1: number, c1: number, rho: number, bs: number, decay: number, eps: number) {
-      const i = this.thread.x;
-      const mi = b1 * m[i] + c1 * g[i];
-      const ratio = Math.min(Math.abs(mi) / (rho * bs * h[i] + eps), 1.0);
-      return th[i] * decay - lr * Math.sign(mi) * ratio;
-    });
+    kernels.m = ctx.kernel("sophiag-m", () => ({
+      body: function (this: This, m: number[][], g: number[][], b1: number, c1: number) {
+        const mi = m[this.thread.x], gi = g[this.thread.x];
+        return [ema(mi[0], gi[0], b1, c1), ema(mi[1], gi[1], b1, c1), ema(mi[2], gi[2], b1, c1), ema(mi[3], gi[3], b1, c1)];
+      } as never,
+      argumentTypes: { m: "Array1D(4)", g: "Array1D(4)", b1: "Float", c1: "Float" },
+      functions: [ema],
+    }));
+    kernels.theta = ctx.kernel("sophiag-theta", () => ({
+      body: function (this: This, th: number[][], g: number[][], m: number[][], h: number[][], lr: number, b1: number, c1: number, rho: number, bs: number, decay: number, eps: number) {
+        const t = th[this.thread.x], gi = g[this.thread.x], mi = m[this.thread.x], hi = h[this.thread.x];
+        return [sophiaTheta(t[0], gi[0], mi[0], hi[0], lr, b1, c1, rho, bs, decay, eps), sophiaTheta(t[1], gi[1], mi[1], hi[1], lr, b1, c1, rho, bs, decay, eps),
+          sophiaTheta(t[2], gi[2], mi[2], hi[2], lr, b1, c1, rho, bs, decay, eps), sophiaTheta(t[3], gi[3], mi[3], hi[3], lr, b1, c1, rho, bs, decay, eps)];
+      } as never,
+      argumentTypes: { th: "Array1D(4)", g: "Array1D(4)", m: "Array1D(4)", h: "Array1D(4)", lr: "Float", b1: "Float", c1: "Float", rho: "Float", bs: "Float", decay: "Float", eps: "Float" },
+      functions: [sophiaTheta],
+    }));
   } else if (optimizer === "lion") {
-    kernels.m = make(function (this: This, m: number[], g: number[], b2: number, c2: number) {
-      const i = this.thread.x;
-      return b2 * m[i] + c2 * g[i];
-    });
-    kernels.theta = make(function (this: This, th: number[], g: number[], m: number[], lr: number, b1: number, c1: number, decay: number) {
-      const i = this.thread.x;
-      const c = b1 * m[i] + c1 * g[i];
-      return th[i] * decay - lr * Math.sign(c);
-    });
+    kernels.m = ctx.kernel("lion-m", () => ({
+      body: function (this: This, m: number[][], g: number[][], b2: number, c2: number) {
+        const mi = m[this.thread.x], gi = g[this.thread.x];
+        return [ema(mi[0], gi[0], b2, c2), ema(mi[1], gi[1], b2, c2), ema(mi[2], gi[2], b2, c2), ema(mi[3], gi[3], b2, c2)];
+      } as never,
+      argumentTypes: { m: "Array1D(4)", g: "Array1D(4)", b2: "Float", c2: "Float" },
+      functions: [ema],
+    }));
+    kernels.theta = ctx.kernel("lion-theta", () => ({
+      body: function (this: This, th: number[][], g: number[][], m: number[][], lr: number, b1: number, c1: number, decay: number) {
+        const t = th[this.thread.x], gi = g[this.thread.x], mi = m[this.thread.x];
+        return [lionTheta(t[0], gi[0], mi[0], lr, b1, c1, decay), lionTheta(t[1], gi[1], mi[1], lr, b1, c1, decay),
+          lionTheta(t[2], gi[2], mi[2], lr, b1, c1, decay), lionTheta(t[3], gi[3], mi[3], lr, b1, c1, decay)];
+      } as never,
+      argumentTypes: { th: "Array1D(4)", g: "Array1D(4)", m: "Array1D(4)", lr: "Float", b1: "Float", c1: "Float", decay: "Float" },
+      functions: [lionTheta],
+    }));
   } else {
-    kernels.m = make(function (this: This, m: number[], g: number[], c1: number) {
-      const i = this.thread.x;
-      return m[i] + c1 * (g[i] - m[i]);
-    });
-    kernels.s = make(function (this: This, v: number[], g: number[], b2: number, c2: number) {
-      const i = this.thread.x;
-      return v[i] * b2 + c2 * (g[i] * g[i]);
-    });
-    kernels.theta = make(function (this: This, th: number[], g: number[], m: number[], v: number[], decay: number, c1: number, b2: number, c2: number, stepSize: number, bc2Sqrt: number, eps: number) {
-      const i = this.thread.x;
-      const mi = m[i] + c1 * (g[i] - m[i]);
-      const vi = v[i] * b2 + c2 * (g[i] * g[i]);
-      return th[i] * decay - stepSize * (mi / (Math.sqrt(vi) / bc2Sqrt + eps));
-    });
+    const adamw = createAdamWKernels(ctx);
+    kernels.m = adamw.m;
+    kernels.s = adamw.v;
+    kernels.theta = adamw.theta;
   }
-  const run = (k: Kernel, n: number, ...args: unknown[]): Float32Array => {
-    k.setOutput([n]);
-    return Float32Array.from(k(...args) as ArrayLike<number>);
-  };
+  const run = (k: Vec4Kernel, n: number, ...args: (Float32Array | number)[]): Float32Array => k.run(args, n);
   return {
     step(state, config = {}) {
       const { theta, grad, m, s } = state, n = theta.length;
@@ -145,7 +161,7 @@ export function createOptimizerKernel(optimizer: KernelOptimizer, mode = "gpu"):
         const bs = config.bs ?? SOPHIAG_DEFAULTS.bs;
         if (!(Number.isFinite(bs) && bs > 0)) throw new RangeError(`bs must be a finite number > 0, got ${bs}`);
         if (n === 0) return { theta: new Float32Array(0), m: new Float32Array(0) };
-        return { theta: run(kernels.theta!, n, theta, grad, m, s, lr, betas[0], 1 - betas[0], rho, bs, 1 - lr * weightDecay, SOPHIA_EPS), m: run(kernels.m!, n, m, grad, betas[0], 1 - betas[0]) };
+        return { theta: run(kernels.theta!, n, theta, grad, m, s!, lr, betas[0], 1 - betas[0], rho, bs, 1 - lr * weightDecay, SOPHIA_EPS), m: run(kernels.m!, n, m, grad, betas[0], 1 - betas[0]) };
       }
       if (optimizer === "lion") {
         const { lr, betas, weightDecay } = validateLion(config);
@@ -159,15 +175,12 @@ export function createOptimizerKernel(optimizer: KernelOptimizer, mode = "gpu"):
       if (n === 0) return { theta: new Float32Array(0), m: new Float32Array(0), s: new Float32Array(0) };
       const decay = Math.fround(1 - lr * wd), stepSize = lr / (1 - betas[0] ** t), bc2Sqrt = Math.sqrt(1 - betas[1] ** t);
       return {
-        theta: run(kernels.theta!, n, theta, grad, m, s, decay, 1 - betas[0], betas[1], 1 - betas[1], stepSize, bc2Sqrt, eps),
+        theta: run(kernels.theta!, n, theta, grad, m, s!, decay, 1 - betas[0], betas[1], 1 - betas[1], stepSize, bc2Sqrt, eps),
         m: run(kernels.m!, n, m, grad, 1 - betas[0]),
-        s: run(kernels.s!, n, s, grad, betas[1], 1 - betas[1]),
+        s: run(kernels.s!, n, s!, grad, betas[1], 1 - betas[1]),
       };
     },
-    get backend() { return backendName(kernels.theta); },
-    destroy() {
-      for (const k of Object.values(kernels)) k.destroy();
-      gpu.destroy();
-    },
+    backend: ctx.backend,
+    destroy: () => ctx.destroy(),
   };
 }

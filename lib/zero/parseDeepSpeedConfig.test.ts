@@ -47,19 +47,24 @@ describe("parseDeepSpeedConfig", () => {
     expect(() => parseDeepSpeedConfig({ ...NOTES_ZERO2_CONFIG, train_batch_size: 256 }, NOTES_TRAINER_ARGS, V017)).toThrow(/train_batch_size is 256 but world_size × --per_device_train_batch_size × --gradient_accumulation_steps is 512/);
   });
 
-  it("unknown keys, bad values and contradictions are errors naming the key", () => {
-    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, stage4_magic: true } }, undefined, { worldSize: 1 })).toThrow(/zero_optimization: unknown key "stage4_magic"/);
-    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimisation: {} }, undefined, { worldSize: 1 })).toThrow(/unknown key "zero_optimisation"/);
-    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, reduce_bucket_size: 0 } }, undefined, { worldSize: 1 })).toThrow(/zero_optimization.reduce_bucket_size: must be an integer >= 1, got 0/);
+  it("unknown keys in a pydantic block, bad values and contradictions are errors naming the key", () => {
+    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, stage4_magic: true } }, undefined, { worldSize: 1 })).toThrow(/zero_optimization: unknown key "stage4_magic" \(DeepSpeedZeroConfig forbids extra fields\)/);
+    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, reduce_bucket_size: -1 } }, undefined, { worldSize: 1 })).toThrow(/zero_optimization.reduce_bucket_size: must be an integer >= 0, got -1/);
     expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 5 } }, undefined, { worldSize: 1 })).toThrow(/zero_optimization.stage: must be 0, 1, 2 or 3, got 5/);
-    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, offload_param: { device: "cpu" } } }, undefined, { worldSize: 1 })).toThrow(/zero_optimization.offload_param needs stage 3, got stage 2/);
     expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, fp16: { enabled: true }, bf16: { enabled: true } }, undefined, { worldSize: 1 })).toThrow(/fp16.enabled and bf16.enabled are both true/);
     expect(() => parseDeepSpeedConfig("{oops", undefined, { worldSize: 1 })).toThrow(/not valid JSON/);
   });
 
-  it("use_multi_rank_bucket_allreduce (DeepSpeed ≥ 0.12.4, zero/config.py) is accepted and must be a boolean", () => {
+  it("a misspelt top-level key is ignored, as DeepSpeed ignores it, and reported with a suggestion", () => {
+    const c = parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimisation: {} }, undefined, { worldSize: 1 });
+    expect(c.stage).toBe(0);
+    expect(c.ignored[0]).toMatch(/^zero_optimisation: not a key DeepSpeed reads; it ignores it \(did you mean "zero_optimization"\?\)/);
+  });
+
+  it("use_multi_rank_bucket_allreduce (DeepSpeed ≥ 0.12.4, zero/config.py) is accepted and must be a boolean as pydantic reads one (\"no\" is false)", () => {
     expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, use_multi_rank_bucket_allreduce: false } }, undefined, { worldSize: 1 })).not.toThrow();
-    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, use_multi_rank_bucket_allreduce: "no" } }, undefined, { worldSize: 1 })).toThrow(/zero_optimization.use_multi_rank_bucket_allreduce/);
+    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, use_multi_rank_bucket_allreduce: "no" } }, undefined, { worldSize: 1 })).not.toThrow();
+    expect(() => parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 2, use_multi_rank_bucket_allreduce: "maybe" } }, undefined, { worldSize: 1 })).toThrow(/zero_optimization.use_multi_rank_bucket_allreduce/);
   });
 
   it("offload blocks are parsed and typed for the offload chapter", () => {
@@ -88,8 +93,9 @@ describe("parseHfTrainerArgs", () => {
   it("errors name the flag and the key", () => {
     expect(() => parseHfTrainerArgs(["--fsdp", "zero3"])).toThrow(/--fsdp: unknown option "zero3"/);
     expect(() => parseHfTrainerArgs(["--fsdp", "full_shard", "--deepspeed", "x.json"])).toThrow(/exclude each other/);
-    expect(() => parseHfTrainerArgs(["--fsdp", "full_shard auto_wrap", "--fsdp_config", "f"], () => ({ min_num_params: 5, transformer_layer_cls_to_wrap: "X" }))).toThrow(/min_num_params and transformer_layer_cls_to_wrap exclude each other/);
-    expect(() => parseHfTrainerArgs(["--fsdp", "full_shard", "--fsdp_config", "f"], () => ({ fsdp_colour: 1 }))).toThrow(/unknown key "colour"/);
+    expect(() => parseHfTrainerArgs(["--fsdp", "full_shard auto_wrap", "--fsdp_config", "f"], () => ({ min_num_params: 5, transformer_layer_cls_to_wrap: "X" }))).toThrow(/`min_num_params` and `transformer_layer_cls_to_wrap` are mutually exclusive/);
+    // The Trainer ignores keys it does not read.
+    expect(parseHfTrainerArgs(["--fsdp", "full_shard", "--fsdp_config", "f"], () => ({ fsdp_colour: 1 })).fsdpConfig!.ignored).toEqual(["fsdp_config.colour: not a key the Trainer reads; it ignores it"]);
   });
 });
 

@@ -1,232 +1,158 @@
 /**
  * A DeepSpeed JSON config as users write it, with `"auto"` values filled the
- * way the Hugging Face Trainer fills them, checked as DeepSpeed checks it.
+ * way the Hugging Face Trainer fills them, read as DeepSpeed reads it.
  */
-import { z } from "zod";
 import { parseDeepSpeedFp16, type DeepSpeedRelease, type Fp16Settings } from "../amp/index.js";
-import { ZERO_DEFAULTS, type ZeroKnobs, type ZeroStage } from "./validateZeroOptions.js";
+import { didYouMean } from "../suggest.js";
+import type { ZeroKnobs, ZeroStage } from "./validateZeroOptions.js";
+import { aioSchema, bf16Schema, STRICT_BLOCK_FIELDS, topModelledSchema, zeroModelledSchema, type AioConfig, type OffloadOptimizerConfig, type OffloadParamConfig } from "./deepSpeedSchema.js";
+import { LEGACY_KEYS, MODELLED_KEYS, NOT_MODELLED_KEYS } from "./deepSpeedKeys.js";
+import { fillHfAuto, type HfTrainerArgs } from "./fillHfAuto.js";
+import { readZeroBlock } from "./readZeroBlock.js";
+import { deepSpeedBatch, type DeepSpeedBatch } from "./deepSpeedBatch.js";
+import { issuesMessage, isObj, type Json } from "./zodIssues.js";
 
-/** The Trainer arguments `"auto"` is filled from (TrainingArguments names). */
-export interface HfTrainerArgs {
-  /** Data-parallel world size (GPUs). */
-  world_size: number;
-  per_device_train_batch_size: number;
-  gradient_accumulation_steps?: number;
-  max_grad_norm?: number;
-  learning_rate?: number;
-  adam_beta1?: number;
-  adam_beta2?: number;
-  adam_epsilon?: number;
-  weight_decay?: number;
-  fp16?: boolean;
-  bf16?: boolean;
-  /** The model's hidden_size (for the ZeRO bucket sizes set to "auto"). */
-  hidden_size?: number;
-}
-
-const int = (min: number) => z.number().refine((v) => Number.isInteger(v) && v >= min, { error: (i) => `must be an integer >= ${min}, got ${JSON.stringify(i.input)}` });
-const offloadOptimizer = z.strictObject({ device: z.enum(["none", "cpu", "nvme"]).default("none"), nvme_path: z.string().optional(), pin_memory: z.boolean().default(false), buffer_count: int(1).default(4), fast_init: z.boolean().default(false), ratio: z.number().min(0).max(1).default(1) });
-const offloadParam = z.strictObject({ device: z.enum(["none", "cpu", "nvme"]).default("none"), nvme_path: z.string().optional(), pin_memory: z.boolean().default(false), buffer_count: int(1).default(5), buffer_size: int(1).default(1e8), max_in_cpu: int(0).default(1e9) });
-
-const zeroSchema = z.strictObject({
-  stage: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: (i) => `must be 0, 1, 2 or 3, got ${JSON.stringify(i.input)}` }).default(0),
-  allgather_partitions: z.boolean().default(true),
-  allgather_bucket_size: int(1).default(ZERO_DEFAULTS.allgather_bucket_size),
-  reduce_scatter: z.boolean().default(true),
-  use_multi_rank_bucket_allreduce: z.boolean().default(true),
-  reduce_bucket_size: int(1).default(ZERO_DEFAULTS.reduce_bucket_size),
-  overlap_comm: z.boolean().optional(),
-  contiguous_gradients: z.boolean().default(true),
-  stage3_prefetch_bucket_size: int(1).default(ZERO_DEFAULTS.stage3_prefetch_bucket_size),
-  stage3_max_live_parameters: int(1).default(ZERO_DEFAULTS.stage3_max_live_parameters),
-  stage3_max_reuse_distance: int(0).default(1e9),
-  stage3_param_persistence_threshold: int(0).default(ZERO_DEFAULTS.stage3_param_persistence_threshold),
-  stage3_gather_16bit_weights_on_model_save: z.boolean().default(false),
-  sub_group_size: int(1).default(1e9),
-  round_robin_gradients: z.boolean().default(false),
-  offload_optimizer: offloadOptimizer.optional(),
-  offload_param: offloadParam.optional(),
-});
-
-const topSchema = z.strictObject({
-  train_batch_size: int(1).optional(),
-  train_micro_batch_size_per_gpu: int(1).optional(),
-  gradient_accumulation_steps: int(1).optional(),
-  gradient_clipping: z.number().min(0).default(0),
-  steps_per_print: int(1).default(10),
-  wall_clock_breakdown: z.boolean().default(false),
-  prescale_gradients: z.boolean().default(false),
-  communication_data_type: z.enum(["fp32", "fp16", "bf16"]).optional(),
-  zero_allow_untested_optimizer: z.boolean().default(false),
-  fp16: z.record(z.string(), z.unknown()).optional(),
-  bf16: z.strictObject({ enabled: z.boolean().default(false) }).optional(),
-  zero_optimization: zeroSchema.default(zeroSchema.parse({})),
-  optimizer: z.strictObject({ type: z.string(), params: z.strictObject({ lr: z.number().positive().optional(), betas: z.tuple([z.number(), z.number()]).optional(), eps: z.number().min(0).optional(), weight_decay: z.number().min(0).optional() }).default({}) }).optional(),
-  scheduler: z.strictObject({ type: z.string(), params: z.record(z.string(), z.unknown()).default({}) }).optional(),
-});
-
-/** Offload settings, typed for the offload chapter's timeline. */
-export type OffloadOptimizerConfig = z.infer<typeof offloadOptimizer>;
-/** Parameter offload settings (ZeRO-3 only). */
-export type OffloadParamConfig = z.infer<typeof offloadParam>;
+export type { HfTrainerArgs } from "./fillHfAuto.js";
+export type { OffloadOptimizerConfig, OffloadParamConfig, AioConfig } from "./deepSpeedSchema.js";
+export { zeroModelledSchema as ZeroOptimizationSchema, topModelledSchema as DeepSpeedConfigSchema } from "./deepSpeedSchema.js";
 
 /** A parsed DeepSpeed config. */
-export interface DeepSpeedConfig {
+export interface DeepSpeedConfig extends DeepSpeedBatch {
   stage: ZeroStage;
   /** The simulation's knobs (overlap_comm decided by the stage when absent, as DeepSpeed). */
   knobs: Required<ZeroKnobs>;
+  /** fp32 when neither fp16 nor bf16 is enabled: DeepSpeed's default. */
   precision: "fp32" | "fp16" | "bf16";
   /** The fp16 block as lib/amp parses it (loss scaler settings), or null when fp16 is off. */
   fp16: Fp16Settings | null;
-  trainBatchSize: number;
-  microBatchPerGpu: number;
-  gradientAccumulationSteps: number;
-  /** Data-parallel size the batch sizes imply (train_batch_size / (micro × accumulation)). */
-  dataParallelSize: number;
   gradientClipping: number;
+  /** The optimizer block's `type` (e.g. "AdamW", "Lamb"), or null when the client's optimizer is used. */
+  optimizerType: string | null;
+  /** Optimizer offload that applies at this stage (null at stage 0, where DeepSpeed ignores it). */
   offloadOptimizer: OffloadOptimizerConfig | null;
+  /** Parameter offload that applies (stage 3 only; DeepSpeed ignores it below). */
   offloadParam: OffloadParamConfig | null;
+  /** The aio block with its defaults (NVMe offload's I/O), or null when absent. */
+  aio: AioConfig | null;
+  /** Keys DeepSpeed reads that the course does not model, each with what it does. */
+  notModelled: string[];
+  /** Keys DeepSpeed does not read at all (it ignores them silently), with a suggestion. */
+  ignored: string[];
+  /** Legacy keys used, with their replacement. */
+  deprecated: string[];
   /** Every key and value after "auto" filling, for a round trip. */
   resolved: Record<string, unknown>;
-}
-
-export { zeroSchema as ZeroOptimizationSchema, topSchema as DeepSpeedConfigSchema };
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/**
- * Fills `"auto"` values as transformers' HfTrainerDeepSpeedConfig does, and
- * refuses a value that contradicts the Trainer's argument (the Trainer's "DeepSpeed config mismatch").
- * @returns a deep copy with every "auto" it knows filled, and notes on what it left
- */
-function fillAuto(config: Json, t: HfTrainerArgs | undefined, notes: string[]): Json {
-  const c: Json = structuredClone(config);
-  const fill = (obj: Json | undefined, key: string, path: string, value: unknown, arg: string) => {
-    if (!obj || !(key in obj)) return;
-    if (obj[key] === "auto") {
-      if (!t) throw new TypeError(`${path} is "auto": only the Hugging Face Trainer fills it (from ${arg}); pass the Trainer's arguments`);
-      if (value === undefined) throw new TypeError(`${path} is "auto" but ${arg} is not given`);
-      obj[key] = value;
-    } else if (t && value !== undefined && JSON.stringify(obj[key]) !== JSON.stringify(value)) {
-      throw new RangeError(`${path} is ${JSON.stringify(obj[key])} but ${arg} is ${JSON.stringify(value)} (the Hugging Face Trainer refuses the mismatch)`);
-    }
-  };
-  const gas = t ? t.gradient_accumulation_steps ?? 1 : undefined;
-  fill(c, "train_micro_batch_size_per_gpu", "train_micro_batch_size_per_gpu", t?.per_device_train_batch_size, "--per_device_train_batch_size");
-  fill(c, "gradient_accumulation_steps", "gradient_accumulation_steps", gas, "--gradient_accumulation_steps");
-  fill(c, "train_batch_size", "train_batch_size", t ? t.world_size * t.per_device_train_batch_size * gas! : undefined, "world_size × --per_device_train_batch_size × --gradient_accumulation_steps");
-  fill(c, "gradient_clipping", "gradient_clipping", t ? t.max_grad_norm ?? 1 : undefined, "--max_grad_norm");
-  if (isObj(c.fp16)) fill(c.fp16, "enabled", "fp16.enabled", t ? Boolean(t.fp16) : undefined, "--fp16");
-  if (isObj(c.bf16)) fill(c.bf16, "enabled", "bf16.enabled", t ? Boolean(t.bf16) : undefined, "--bf16");
-  const op = isObj(c.optimizer) && isObj(c.optimizer.params) ? c.optimizer.params : undefined;
-  fill(op, "lr", "optimizer.params.lr", t ? t.learning_rate ?? 5e-5 : undefined, "--learning_rate");
-  fill(op, "betas", "optimizer.params.betas", t ? [t.adam_beta1 ?? 0.9, t.adam_beta2 ?? 0.999] : undefined, "--adam_beta1/--adam_beta2");
-  fill(op, "eps", "optimizer.params.eps", t ? t.adam_epsilon ?? 1e-8 : undefined, "--adam_epsilon");
-  fill(op, "weight_decay", "optimizer.params.weight_decay", t ? t.weight_decay ?? 0 : undefined, "--weight_decay");
-  const zo = isObj(c.zero_optimization) ? c.zero_optimization : undefined;
-  if (zo) {
-    const h = t?.hidden_size;
-    for (const [key, v] of [["reduce_bucket_size", h && h * h], ["stage3_prefetch_bucket_size", h && Math.floor(0.9 * h * h)], ["stage3_param_persistence_threshold", h && 10 * h]] as const) {
-      if (zo[key] !== "auto") continue;
-      if (key !== "reduce_bucket_size" && zo.stage !== 3) { delete zo[key]; notes.push(`zero_optimization.${key} is "auto" at stage ${String(zo.stage ?? 0)}: the Trainer fills it only at stage 3; unused here`); continue; }
-      if (!h) throw new TypeError(`zero_optimization.${key} is "auto": the Trainer fills it from the model's hidden_size; give hidden_size`);
-      zo[key] = v;
-    }
-  }
-  if (isObj(c.scheduler) && isObj(c.scheduler.params)) for (const [k, v] of Object.entries(c.scheduler.params)) if (v === "auto") notes.push(`scheduler.params.${k} is "auto": the Trainer fills it from the run's length; not simulated`);
-  return c;
+  /** Everything above, and the "auto" fills, as sentences. */
+  notes: string[];
 }
 
 /**
- * Parses a DeepSpeed config (an object or JSON text) into the simulation's
- * settings: ZeRO stage and knobs, precision and the fp16 loss scaler
- * (lib/amp), batch sizes checked as DeepSpeed checks them
- * (train_batch_size = micro × accumulation × data-parallel size), and the
- * offload blocks. `"auto"` values are filled from the Hugging Face Trainer's
- * arguments when given (and refused without them). Unknown keys, values of
- * the wrong type and contradictions are errors that name the key.
+ * Parses a DeepSpeed config (an object or JSON text) as DeepSpeed
+ * (commit edaa722, v0.19.5+) reads it: the ZeRO stage and knobs, precision
+ * (fp32 when neither fp16 nor bf16 is enabled), the fp16 loss scaler (lib/amp),
+ * the batch rule, the offload blocks (with `pipeline_read`/`pipeline_write`)
+ * and the `aio` block. Legacy keys DeepSpeed still accepts are read and
+ * reported (`bfloat16`, `cpu_offload`, `cpu_offload_param`,
+ * `stage3_gather_fp16_weights_on_model_save`, `zero_optimization: true`); keys
+ * it reads but the course does not model (`activation_checkpointing`,
+ * `sparse_attention`, `flops_profiler`, `wandb`, Lamb's parameters, …) are
+ * reported as not modelled; unknown top-level keys are ignored, as DeepSpeed
+ * ignores them, and reported; unknown keys inside the pydantic blocks
+ * (zero_optimization, offload_*, bf16, the monitors) are errors, as DeepSpeed
+ * raises them. Values are coerced as pydantic does ("true" is true). `"auto"`
+ * is filled from the Hugging Face Trainer's arguments when given.
  *
  * @param input the config (parsed JSON or its text)
- * @param trainer the Trainer's arguments (to fill "auto"), optional
- * @param options `worldSize`: data-parallel size when no Trainer is given (checked against the batch sizes);
- *   `release`: the DeepSpeed release whose fp16 rules apply (lib/amp's DEEPSPEED_RELEASES; default "current",
- *   which refuses the notes' `min_loss_scale: 1e-10` since v0.17.1 declares it an integer; "v0.17.0" accepts it)
- * @returns {@link DeepSpeedConfig}, with `notes` on anything left unused
- * @throws TypeError `zero_optimization: unknown key "stage4_foo"`; `train_batch_size is "auto": only the Hugging Face Trainer fills it …`;
- *   RangeError `train_batch_size (100) must equal train_micro_batch_size_per_gpu (8) × gradient_accumulation_steps (8) × data-parallel size (2) = 128`;
- *   `zero_optimization.offload_param needs stage 3, got stage 2`; `fp16.enabled and bf16.enabled are both true`
+ * @param trainer the Trainer's arguments (to fill "auto"); a field left out is not checked against the config
+ * @param options `worldSize`: data-parallel size when no Trainer is given; `release`: the DeepSpeed release of the fp16
+ *   rules ("current" refuses the notes' `min_loss_scale: 1e-10`, "v0.17.0" accepts it); `autoDefaults`: values for "auto" whose argument is absent
+ * @returns {@link DeepSpeedConfig}
+ * @throws TypeError `zero_optimization: unknown key "stage4_foo" (DeepSpeedZeroConfig forbids extra fields)`;
+ *   `train_batch_size is "auto": only the Hugging Face Trainer fills it …`;
+ *   RangeError `train_batch_size (100) must equal … = 128`; `fp16.enabled and bf16.enabled are both true`;
+ *   `zero_optimization: cpu_offload and offload_optimizer are both given (DeepSpeed: "Cannot provide deprecated parameter … together")`
  * @example parseDeepSpeedConfig({ train_micro_batch_size_per_gpu: 8, gradient_accumulation_steps: 8, zero_optimization: { stage: 2 } }, undefined, { worldSize: 8 }).trainBatchSize // 512
- * @see DeepSpeed docs "DeepSpeed Configuration JSON"; deepspeed/runtime/config.py (_batch_assertion, _set_batch_related_parameters);
- *   transformers integrations/deepspeed.py (HfTrainerDeepSpeedConfig.trainer_config_process / trainer_config_finalize)
+ * @see deepspeed/runtime/config.py, zero/config.py, zero/offload_config.py, precision_config.py, swap_tensor/aio_config.py at edaa722;
+ *   transformers integrations/deepspeed.py (HfTrainerDeepSpeedConfig)
  */
-export function parseDeepSpeedConfig(input: unknown, trainer?: HfTrainerArgs, options: { worldSize?: number; release?: DeepSpeedRelease } = {}): DeepSpeedConfig & { notes: string[] } {
-  const { worldSize, release = "current" } = options;
+export function parseDeepSpeedConfig(input: unknown, trainer?: HfTrainerArgs, options: { worldSize?: number; release?: DeepSpeedRelease; autoDefaults?: Partial<HfTrainerArgs> } = {}): DeepSpeedConfig {
+  const { worldSize, release = "current", autoDefaults = {} } = options;
   let raw = input;
   if (typeof input === "string") {
-    try { raw = JSON.parse(input); } catch (e) { throw new TypeError(`the DeepSpeed config is not valid JSON: ${(e as Error).message}`); }
+    try { raw = JSON.parse(input); } catch (e) {
+      const hjson = /\/\/|\/\*|,\s*[}\]]/.test(input) ? " (deepspeed.initialize reads files with hjson, which allows comments and trailing commas; the Hugging Face Trainer's json.load and this reader do not)" : "";
+      throw new TypeError(`the DeepSpeed config is not valid JSON: ${(e as Error).message}${hjson}`);
+    }
   }
   if (!isObj(raw)) throw new TypeError(`the DeepSpeed config must be a JSON object, got ${Array.isArray(raw) ? "an array" : JSON.stringify(raw)}`);
-  const notes: string[] = [];
-  const filled = fillAuto(raw, trainer, notes);
-  const parsed = topSchema.safeParse(filled);
-  if (!parsed.success) {
-    throw new TypeError(parsed.error.issues.map((i) => {
-      const at = i.path.join(".");
-      if (i.code === "unrecognized_keys") return `${at || "the config"}: unknown key${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => JSON.stringify(k)).join(", ")} (not a DeepSpeed key the course models)`;
-      return `${at}: ${i.message}`;
-    }).join("\n"));
+  const notes: string[] = [], notModelled: string[] = [], ignored: string[] = [], deprecated: string[] = [];
+  const src: Json = { ...raw };
+  if ("bfloat16" in src) {
+    if ("bf16" in src) deprecated.push(`bfloat16 (legacy) is ignored: bf16 is also given and wins (get_bfloat16_config)`);
+    else deprecated.push(`bfloat16 → bf16: ${LEGACY_KEYS.bfloat16.effect}`);
   }
-  const d = parsed.data, zo = d.zero_optimization;
+  if (typeof src.zero_optimization === "boolean") {
+    deprecated.push(`zero_optimization: ${src.zero_optimization} is the deprecated format: stage ${src.zero_optimization ? 1 : 0}${src.zero_optimization ? `, allgather_bucket_size from allgather_size (${String(src.allgather_size ?? 5e8)})` : ""} (read_zero_config_deprecated)`);
+    src.zero_optimization = src.zero_optimization ? { stage: 1, allgather_bucket_size: src.allgather_size ?? 5e8 } : { stage: 0 };
+  }
+  const filled = fillHfAuto(src, trainer, autoDefaults, notes);
+  for (const [k, v] of Object.entries(filled)) {
+    if (MODELLED_KEYS.includes(k) || k === "allgather_size") continue;
+    if (k in NOT_MODELLED_KEYS) {
+      const fields = STRICT_BLOCK_FIELDS[k];
+      if (fields && isObj(v)) {
+        const extra = Object.keys(v).filter((f) => !fields.includes(f));
+        if (extra.length) throw new TypeError(`${k}: unknown key${extra.length > 1 ? "s" : ""} ${extra.map((f) => JSON.stringify(f)).join(", ")} (DeepSpeed's pydantic model forbids extra fields; allowed: ${fields.join(", ")})`);
+      }
+      notModelled.push(`${k}: ${NOT_MODELLED_KEYS[k]}`);
+    } else ignored.push(`${k}: not a key DeepSpeed reads; it ignores it${didYouMean(k, [...MODELLED_KEYS, ...Object.keys(NOT_MODELLED_KEYS)])}`);
+  }
+  const top = topModelledSchema.safeParse(filled);
+  if (!top.success) throw new TypeError(issuesMessage(top.error.issues));
+  const zero = readZeroBlock(filled.zero_optimization, { notes, notModelled, deprecated });
   const fp16 = filled.fp16 !== undefined ? parseDeepSpeedFp16({ fp16: filled.fp16 }, undefined, release) : null;
-  const fp16On = fp16 !== null && fp16.block.enabled, bf16On = d.bf16?.enabled ?? false;
-  if (fp16On && bf16On) throw new RangeError("fp16.enabled and bf16.enabled are both true: choose one");
-  if (zo.offload_param && zo.offload_param.device !== "none" && zo.stage !== 3) throw new RangeError(`zero_optimization.offload_param needs stage 3, got stage ${zo.stage}`);
-  if (zo.offload_optimizer && zo.offload_optimizer.device !== "none" && zo.stage === 0) throw new RangeError("zero_optimization.offload_optimizer needs stage 1, 2 or 3, got stage 0");
+  const bf16Raw = filled.bf16 ?? filled.bfloat16;
+  const bf16Key = filled.bf16 !== undefined ? "bf16" : "bfloat16";
+  const bf16 = bf16Raw === undefined ? null : bf16Schema.safeParse(bf16Raw);
+  if (bf16 && !bf16.success) throw new TypeError(issuesMessage(bf16.error.issues, bf16Key));
+  const fp16On = fp16 !== null && fp16.block.enabled, bf16On = bf16?.data?.enabled ?? false;
+  if (fp16On && bf16On) throw new RangeError("fp16.enabled and bf16.enabled are both true: choose one (DeepSpeed: 'bfloat16 and fp16 modes cannot be simultaneously enabled')");
+  const stage = zero.data.stage;
+  if (bf16?.data?.bf16_master_weights_and_grads && stage === 0) throw new RangeError(`${bf16Key}.bf16_master_weights_and_grads needs ZeRO stage 1, 2 or 3, got stage 0`);
+  if (bf16?.data?.bf16_optimizer_states && !bf16.data.bf16_master_weights_and_grads) throw new RangeError(`${bf16Key}.bf16_optimizer_states needs ${bf16Key}.bf16_master_weights_and_grads`);
+  if (bf16?.data?.bf16_master_weights_and_grads) notModelled.push(`${bf16Key}.bf16_master_weights_and_grads: bf16 master weights and gradients instead of fp32 (the estimate keeps the fp32 master)`);
+  if (fp16?.block.fp16_master_weights_and_grads && stage === 0) throw new RangeError("fp16.fp16_master_weights_and_grads needs ZeRO stage 1, 2 or 3, got stage 0");
+  if (!fp16On && !bf16On) notes.push("neither fp16 nor bf16 is enabled: DeepSpeed trains in fp32");
+  const aioParsed = isObj(filled.aio) ? aioSchema.safeParse(filled.aio) : null;
+  if (aioParsed && !aioParsed.success) throw new TypeError(issuesMessage(aioParsed.error.issues, "aio"));
+  if (isObj(filled.aio)) for (const k of Object.keys(filled.aio)) if (!(k in aioSchema.shape)) ignored.push(`aio.${k}: not an aio key; DeepSpeed reads the six it knows with get_scalar_param and ignores the rest${didYouMean(k, Object.keys(aioSchema.shape))}`);
+  const opt = top.data.optimizer;
+  if (opt) {
+    const extra = Object.keys(opt.params).filter((k) => !["lr", "betas", "eps", "weight_decay"].includes(k));
+    if (extra.length) notModelled.push(`optimizer.params ${extra.join(", ")}: passed to ${opt.type}'s constructor (e.g. Lamb's max_coeff/min_coeff), which checks them; no effect on memory`);
+    if (!/^(adam|adamw|fusedadam|cpuadam|onebitadam|zerooneadam|lamb|onebitlamb)$/i.test(opt.type)) notModelled.push(`optimizer.type ${opt.type}: the estimate's --optimizer decides the optimizer states`);
+  }
   const ws = trainer?.world_size ?? worldSize;
   if (ws !== undefined && !(Number.isInteger(ws) && ws >= 1)) throw new RangeError(`world_size must be an integer >= 1, got ${ws}`);
-  const batch = batchSizes(d.train_batch_size, d.train_micro_batch_size_per_gpu, d.gradient_accumulation_steps, ws);
-  const { offload_optimizer, offload_param, stage } = zo;
+  const t = top.data;
+  const batch = deepSpeedBatch(t.train_batch_size, t.train_micro_batch_size_per_gpu, t.gradient_accumulation_steps, ws);
+  const z = zero.data;
   const knobs: Required<ZeroKnobs> = {
-    reduce_bucket_size: zo.reduce_bucket_size, allgather_bucket_size: zo.allgather_bucket_size, overlap_comm: zo.overlap_comm ?? stage === 3,
-    contiguous_gradients: zo.contiguous_gradients, stage3_prefetch_bucket_size: zo.stage3_prefetch_bucket_size,
-    stage3_max_live_parameters: zo.stage3_max_live_parameters, stage3_param_persistence_threshold: zo.stage3_param_persistence_threshold,
+    reduce_bucket_size: Math.max(1, z.reduce_bucket_size), allgather_bucket_size: Math.max(1, z.allgather_bucket_size), overlap_comm: z.overlap_comm ?? stage === 3,
+    contiguous_gradients: z.contiguous_gradients, stage3_prefetch_bucket_size: Math.max(1, z.stage3_prefetch_bucket_size),
+    stage3_max_live_parameters: Math.max(1, z.stage3_max_live_parameters), stage3_param_persistence_threshold: z.stage3_param_persistence_threshold,
   };
+  const offOpt = z.offload_optimizer && z.offload_optimizer.device !== "none" ? z.offload_optimizer : null;
+  const offParam = z.offload_param && z.offload_param.device !== "none" ? z.offload_param : null;
+  if (offParam && stage !== 3) notes.push(`zero_optimization.offload_param is ignored at stage ${stage}: DeepSpeed reads it only at stage 3`);
+  if (offOpt && stage === 0) notes.push("zero_optimization.offload_optimizer is ignored at stage 0: only the ZeRO optimizers (stages 1–3) offload");
+  if (offOpt && offOpt.ratio < 1 && stage !== 3) throw new RangeError(`zero_optimization.offload_optimizer.ratio (${offOpt.ratio}) below 1 needs stage 3 (DeepSpeed: "Partial offloading only supported for ZeRO Stage 3.")`);
+  if ((offOpt?.device === "nvme" || offParam?.device === "nvme") && !aioParsed) notes.push("NVMe offload without an aio block: DeepSpeed uses the aio defaults (block_size 1 MiB, queue_depth 8, …)");
   return {
     stage, knobs, precision: fp16On ? "fp16" : bf16On ? "bf16" : "fp32", fp16: fp16On ? fp16 : null, ...batch,
-    gradientClipping: d.gradient_clipping,
-    offloadOptimizer: offload_optimizer && offload_optimizer.device !== "none" ? offload_optimizer : null,
-    offloadParam: offload_param && offload_param.device !== "none" ? offload_param : null,
-    resolved: filled, notes,
+    gradientClipping: t.gradient_clipping, optimizerType: opt?.type ?? null,
+    offloadOptimizer: stage > 0 ? offOpt : null, offloadParam: stage === 3 ? offParam : null, aio: aioParsed ? aioParsed.data : null,
+    notModelled, ignored, deprecated, resolved: filled,
+    notes: [...notes, ...deprecated.map((d) => `deprecated: ${d}`), ...notModelled.map((n) => `not modelled: ${n}`), ...ignored.map((i) => `ignored: ${i}`)],
   };
-}
-
-/** DeepSpeed's batch rule: any two of (train_batch_size, micro, accumulation) with the world size give the third; all three must agree. */
-function batchSizes(tb: number | undefined, mb: number | undefined, gas: number | undefined, ws: number | undefined) {
-  const need = (what: string) => { throw new RangeError(`${what} needs the data-parallel size: give the Trainer's world_size (or worldSize)`); };
-  let micro = mb, acc = gas, total = tb, dp = ws;
-  if (total !== undefined && micro !== undefined && acc !== undefined) {
-    if (dp === undefined) {
-      if (total % (micro * acc) !== 0) throw new RangeError(`train_batch_size (${total}) must equal train_micro_batch_size_per_gpu (${micro}) × gradient_accumulation_steps (${acc}) × data-parallel size: ${total} is not a multiple of ${micro * acc}`);
-      dp = total / (micro * acc);
-    } else if (total !== micro * acc * dp) {
-      throw new RangeError(`train_batch_size (${total}) must equal train_micro_batch_size_per_gpu (${micro}) × gradient_accumulation_steps (${acc}) × data-parallel size (${dp}) = ${micro * acc * dp}`);
-    }
-  } else if (total !== undefined && micro !== undefined) {
-    if (dp === undefined) need("gradient_accumulation_steps from train_batch_size");
-    acc = total / (micro * dp!);
-    if (!Number.isInteger(acc)) throw new RangeError(`train_batch_size (${total}) must be a multiple of train_micro_batch_size_per_gpu (${micro}) × data-parallel size (${dp})`);
-  } else if (total !== undefined) {
-    if (dp === undefined) need("train_micro_batch_size_per_gpu from train_batch_size");
-    acc = acc ?? 1;
-    micro = total / (acc * dp!);
-    if (!Number.isInteger(micro)) throw new RangeError(`train_batch_size (${total}) must be a multiple of gradient_accumulation_steps (${acc}) × data-parallel size (${dp})`);
-  } else if (micro !== undefined) {
-    if (dp === undefined) need("train_batch_size");
-    acc = acc ?? 1;
-    total = micro * acc * dp!;
-  } else {
-    throw new RangeError("give train_batch_size or train_micro_batch_size_per_gpu (DeepSpeed needs one of them)");
-  }
-  return { trainBatchSize: total ?? micro! * acc! * dp!, microBatchPerGpu: micro!, gradientAccumulationSteps: acc!, dataParallelSize: dp! };
 }

@@ -4,6 +4,7 @@ import { estimateMemory } from "../memory/estimateMemory.js";
 import { shardingForEstimate } from "./shardingForEstimate.js";
 
 const CONFIG = "lib/zero/configs/ds_zero2_no_offload.json";
+const D = { microBatch: 1, precision: "bf16" as const };
 const json = (argv: string[]) => JSON.parse(main([...argv, "--json"]).stdout);
 
 describe("npm run estimate -- --deepspeed / --fsdp", () => {
@@ -28,12 +29,12 @@ describe("npm run estimate -- --deepspeed / --fsdp", () => {
 
   it("shardingForEstimate fills \"auto\" from the estimate's settings and reads offload blocks", () => {
     const text = JSON.stringify({ train_batch_size: "auto", train_micro_batch_size_per_gpu: "auto", bf16: { enabled: "auto" }, zero_optimization: { stage: 3, offload_optimizer: { device: "cpu" }, offload_param: { device: "cpu" } } });
-    const o = shardingForEstimate({ deepspeed: text, dataParallel: 4, microBatch: 2, precision: "bf16" });
+    const o = shardingForEstimate({ deepspeed: text, dataParallel: 4, microBatch: 2, precision: "bf16", defaults: D });
     expect(o).toMatchObject({ zeroStage: 3, precision: "bf16", offload: "optimizer+params", microBatch: 2 });
     expect(estimateMemory({ params: 1e9, numGpus: 4, zeroStage: o.zeroStage, offload: o.offload, precision: "bf16", optimizer: "adamw", microBatch: 2, seqLen: 2048 }).perGpu.optimizerStates).toBe(0);
-    expect(() => shardingForEstimate({ deepspeed: JSON.stringify({ train_micro_batch_size_per_gpu: 4 }), dataParallel: 4, microBatch: 2, precision: "bf16" })).toThrow(/train_micro_batch_size_per_gpu is 4 but --per_device_train_batch_size is 2/);
+    expect(() => shardingForEstimate({ deepspeed: JSON.stringify({ train_micro_batch_size_per_gpu: 4 }), dataParallel: 4, microBatch: 2, precision: "bf16", defaults: D })).toThrow(/train_micro_batch_size_per_gpu is 4 but --per_device_train_batch_size is 2/);
     // Parameters without the optimizer: chapter 9 calls it an error, so the estimate does too (it would drop the optimizer states).
     const paramsOnly = JSON.stringify({ train_micro_batch_size_per_gpu: "auto", bf16: { enabled: "auto" }, zero_optimization: { stage: 3, offload_param: { device: "cpu" } } });
-    expect(() => shardingForEstimate({ deepspeed: paramsOnly, dataParallel: 8, microBatch: 1, precision: "bf16" })).toThrow(/^zero_optimization.offload_param needs zero_optimization.offload_optimizer too/);
+    expect(() => shardingForEstimate({ deepspeed: paramsOnly, dataParallel: 8, microBatch: 1, precision: "bf16", defaults: D })).toThrow(/^zero_optimization.offload_param needs zero_optimization.offload_optimizer too/);
   });
 });

@@ -7,5 +7,6 @@ export {estimateZero2ModelStatesMemNeeds, estimateZero2ModelStatesMemNeedsBefore
 export {loraEstimate} from "../../lib/memory/loraEstimate.js";
 export {achievedFlopsPerGpu, largestPlausibleParams, trainingFlopsPerToken, A100_DENSE_FP16_FLOPS} from "../../lib/memory/trainingFlops.js";
 export {PRESET_NAMES} from "../../lib/memory/presets.js";
+export {contextWarning} from "../../lib/memory/contextWarning.js";
 export {GiB} from "../../lib/memory/units.js";
 export {NOTES_RUNS, ddpBaseline} from "../../lib/notesBenchmark.js";
