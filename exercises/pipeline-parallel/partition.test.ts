@@ -24,7 +24,7 @@ async function expectRangeError<G extends (...a: never[]) => unknown>(f: G, args
 }
 
 export default defineExercise<F>({
-  id: "7.5",
+  id: "7.6",
   title: "balance pipeline stages",
   chapter: "pipeline-parallel",
   section: "unequal-stages",

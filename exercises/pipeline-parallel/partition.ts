@@ -1,7 +1,7 @@
 import { notImplemented } from "../harness/index.js";
 
 /**
- * Exercise 7.5 — balanced pipeline stages.
+ * Exercise 7.6 — balanced pipeline stages.
  *
  * `costs[i]` is the time (or FLOPs) of layer i, in model order. Split the layers into p contiguous,
  * non-empty stages so that the largest stage sum is as small as possible (the slowest stage sets
@@ -19,5 +19,5 @@ import { notImplemented } from "../harness/index.js";
  * @example balanceStages([1, 1, 1, 3], 2) // [0, 3, 4]
  */
 export function balanceStages(costs: number[], p: number): number[] {
-  return notImplemented("7.5");
+  return notImplemented("7.6");
 }

@@ -6,11 +6,15 @@ import { notImplemented } from "../harness/index.js";
  * One optimizer step of a data-parallel group of `dataParallel` ranks, each holding a model
  * shard of `shardParams` parameters, `microBatches` micro-batches per step. Collectives are
  * rings; time one with chapter 5's α-β closed form (lib/collectives' `collectiveCost(algorithm,
- * shardParams, dataParallel, link, bytesPerElement).timeS` may be imported). Per ZeRO stage:
- * - stage 0 and 1: one all-reduce of the gradients per step, after the last micro-batch,
- *   overlapping that micro-batch's backward;
- * - stage 2: a reduce-scatter after each micro-batch, overlapping its backward; then one
- *   all-gather of the updated parameters, which overlaps nothing;
+ * shardParams, dataParallel, link, bytesPerElement).timeS` may be imported). Per ZeRO stage, as
+ * DeepSpeed issues them with `overlap_comm: true` and its default bucket all-reduce
+ * (`use_multi_rank_bucket_allreduce`: each gradient bucket is all-reduced and each rank keeps its slice):
+ * - stage 0: one all-reduce of the gradients per step, after the last micro-batch (DDP's
+ *   `no_sync` on the others), overlapping that micro-batch's backward;
+ * - stage 1: the same all-reduce, then one all-gather of the updated parameters after the
+ *   optimizer step, which overlaps nothing;
+ * - stage 2: the all-reduce after every micro-batch, each overlapping its backward; then the
+ *   all-gather, which overlaps nothing;
  * - stage 3: per micro-batch two all-gathers (before forward and before backward) and one
  *   reduce-scatter, prefetched so that together they overlap that micro-batch's whole
  *   forward + backward (`busyPerMicroBatchS`).

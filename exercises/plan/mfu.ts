@@ -4,9 +4,10 @@ import { notImplemented } from "../harness/index.js";
  * Exercise 12.1 — model-FLOP utilisation (MFU) of a measured run.
  *
  * MFU is the FLOP/s the model itself needs at the measured throughput, over the peak
- * FLOP/s of all the GPUs of the run. Count the model's FLOPs per token as the course
- * does (chapter 2: 6 per parameter, forward and backward); leave out the recomputed
- * forward (that is hardware utilisation, HFU) and attention's sequence-length terms.
+ * FLOP/s of all the GPUs of the run. Count the model's FLOPs per token as chapter 2
+ * does (6 per parameter, forward and backward: a simplification of PaLM's count, which
+ * adds attention's sequence-length terms and which the planner reports); leave out the
+ * recomputed forward (that is hardware utilisation, HFU) and the attention terms.
  *
  * Errors (RangeError), naming the argument:
  * - `tokensPerSecond must be a finite number > 0, got 0` (likewise `params`, `peakFlopsPerGpu`)

@@ -15,7 +15,8 @@ export interface MemoryView {
  * Return undefined when the plan runs, else one sentence, checking three rules in this order:
  * 1. pipeline parallelism (pipelineParallel > 1) with ZeRO stage 2 or 3 — DeepSpeed's pipeline engine
  *    refuses it: `ZeRO-2 with pipeline parallelism: DeepSpeed's pipeline engine accepts ZeRO stage 0 or 1 only`
- * 2. the peak above the GPU's memory:
+ * 2. the peak above the GPU's memory (the planner keeps a headroom, 10 % by default, which here is
+ *    already taken off: judge against `cluster.gpu.memoryBytes` as given):
  *    `needs 85.00 GiB > 80.00 GiB per GPU: largest part stored activations (55.00 GiB)`
  *    — sizes in GiB (2^30 bytes) with two decimals; the largest part is the largest of
  *    parameters, gradients, optimizer states, gradient buckets, stored activations (those words)

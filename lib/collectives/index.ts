@@ -7,6 +7,8 @@
 export { World, copyBuffers, type Message, type CommEvent, type CommKind, type MessageOp, type WorldOptions } from "./World.js";
 export { DEFAULT_COST_MODEL, validateCostModel, messageTimeS, checkNumRanks, checkNumElements, checkBytesPerElement, type CostModel } from "./costModel.js";
 export { LINK_PRESETS, linkCostModel, type LinkPreset } from "./linkPresets.js";
+export { groupCostModel, membersPerNode, type NodeTopology } from "./groupCostModel.js";
+export { NCCL_BUS_EFFICIENCY, achievedLink } from "./busEfficiency.js";
 export { chunkBounds, type ChunkRange } from "./chunkBounds.js";
 export { addChunk, type ReduceFn } from "./addChunk.js";
 export { type CollectiveOptions, type CollectiveResult } from "./collectiveResult.js";

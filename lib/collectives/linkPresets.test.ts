@@ -25,7 +25,11 @@ describe("LINK_PRESETS", () => {
     expect(DEFAULT_COST_MODEL.bandwidthBytesPerS).toBe(B("net-200g"));
   });
   it("network presets are the line rate divided by 8 bits", () => {
-    expect([B("net-100g"), B("net-200g"), B("net-400g")]).toEqual([12.5e9, 25e9, 50e9]);
+    expect([B("net-50g"), B("net-100g"), B("net-200g"), B("net-400g")]).toEqual([6.25e9, 12.5e9, 25e9, 50e9]);
+  });
+  it("B200's NVLink 5 is twice the H100's 900 GB/s; the MI300X's seven 128 GB/s links give 448 GB/s per direction", () => {
+    expect(B("b200-nvswitch")).toBe(2 * B("h100-nvswitch"));
+    expect(B("mi300x-infinity-fabric")).toBe((7 * 128e9) / 2);
   });
   it("every preset is a valid cost model with a derivation and a source, and ids are unique", () => {
     expect(new Set(LINK_PRESETS.map((p) => p.id)).size).toBe(LINK_PRESETS.length);

@@ -42,11 +42,14 @@ const NVLINK3_LINK = 600e9 / 12 / 2;
  * | nvlink3-link | 25 GB/s (= {@link DEFAULT_COST_MODEL}) |
  * | a100-nvswitch | 300 GB/s |
  * | h100-nvswitch | 450 GB/s |
- * | net-100g, net-200g, net-400g | 12.5, 25, 50 GB/s |
+ * | b200-nvswitch | 900 GB/s |
+ * | mi300x-infinity-fabric | 448 GB/s |
+ * | net-50g, net-100g, net-200g, net-400g | 6.25, 12.5, 25, 50 GB/s |
  *
  * @example LINK_PRESETS.find((p) => p.id === "h100-nvswitch")!.bandwidthBytesPerS // 450e9
  * @see NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020), "Third-Generation NVLink" (12 links, 600 GB/s total per GPU; NVSwitch in DGX A100);
  *   NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), "Fourth-Generation NVLink" (18 links, 900 GB/s total per GPU);
+ *   NVIDIA HGX B200 specifications (fifth-generation NVLink, 1.8 TB/s per GPU); AMD Instinct MI300X data sheet (7 Infinity Fabric links, 128 GB/s each);
  *   PCI Express Base Specification 4.0 (16 GT/s, 128b/130b) and 5.0 (32 GT/s); IEEE 802.3 / InfiniBand EDR, HDR, NDR line rates (100, 200, 400 Gb/s)
  */
 export const LINK_PRESETS: readonly LinkPreset[] = Object.freeze([
@@ -74,6 +77,21 @@ export const LINK_PRESETS: readonly LinkPreset[] = Object.freeze([
     id: "h100-nvswitch", name: "H100 SXM in an NVSwitch node (DGX/HGX H100): 18 NVLink-4 links", alphaS: ALPHA_S, bandwidthBytesPerS: 900e9 / 2,
     derivation: "900 GB/s total per GPU ÷ 2 directions = 450 GB/s per direction",
     source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), \"Fourth-Generation NVLink\"",
+  },
+  {
+    id: "b200-nvswitch", name: "B200 in an NVSwitch node (DGX/HGX B200): fifth-generation NVLink", alphaS: ALPHA_S, bandwidthBytesPerS: 1800e9 / 2,
+    derivation: "1.8 TB/s total per GPU ÷ 2 directions = 900 GB/s per direction",
+    source: "NVIDIA HGX B200 specifications and DGX B200 datasheet (NVLink 5: 1.8 TB/s GPU-to-GPU bandwidth)",
+  },
+  {
+    id: "mi300x-infinity-fabric", name: "MI300X in an 8-GPU platform: fully connected, 7 Infinity Fabric links per GPU", alphaS: ALPHA_S, bandwidthBytesPerS: (7 * 128e9) / 2,
+    derivation: "7 links × 128 GB/s (both directions) ÷ 2 = 448 GB/s per direction, assuming a collective keeps all seven links busy (several rings over different orders of the GPUs)",
+    source: "AMD Instinct MI300X data sheet (AMD Infinity Fabric links: 7; peak Infinity Fabric link bandwidth: 128 GB/s)",
+  },
+  {
+    id: "net-50g", name: "50 Gb/s network per GPU between nodes (4 × 100 Gb/s adapters for 8 GPUs, e.g. Omni-Path)", alphaS: ALPHA_S, bandwidthBytesPerS: 50e9 / 8,
+    derivation: "4 × 100 Gb/s per node ÷ 8 GPUs ÷ 8 bits = 6.25 GB/s per GPU and direction",
+    source: "BigScience tr11-176B-ml README (Jean Zay: 8 GPUs and 4 Omni-Path 100 Gb/s links per node)",
   },
   {
     id: "net-100g", name: "100 Gb/s network per GPU between nodes (EDR InfiniBand, 100 GbE)", alphaS: ALPHA_S, bandwidthBytesPerS: 100e9 / 8,

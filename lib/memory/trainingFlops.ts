@@ -18,8 +18,12 @@ function check(name: string, v: number, positive: boolean): void {
  * Training FLOPs per token of a dense transformer of Ψ parameters: 6Ψ (forward
  * 2Ψ, backward 4Ψ: one multiply-add per parameter per token, twice in
  * backward), and 8Ψ with full recomputation (one more forward). The count
- * leaves out attention's s-dependent FLOPs (the QKᵀ and PV products), so real
- * work is higher: a lower bound, which is what a plausibility check needs.
+ * leaves out attention's s-dependent FLOPs (the QKᵀ and PV products, 12·L·h·s per
+ * token, PaLM Appendix B) and includes an untied input-embedding table, which costs no
+ * matmul; for the models the notes benchmark (billions of parameters, s = 2048) the
+ * first term dominates and 6Ψ falls below the real work, which is what a plausibility
+ * check needs; for a small untied model with a large vocabulary it overcounts
+ * (Pythia-70M at s = 2048: 1.23 × PaLM's count). lib/perf's `palmFlopsPerToken` counts both.
  * Selective recomputation re-runs only that left-out attention core: 6Ψ.
  *
  * @param params Ψ, parameters

@@ -1,7 +1,11 @@
 /**
  * Schedule generators: the order of passes on each device, timed by {@link timeOrders}.
  */
-import { checkShape, timeOrders, UNIT_TIMES, type Op, type Schedule, type ScheduleName, type StageTimes } from "./schedule.js";
+import { checkShape, SCHEDULE_NAMES, UNIT_TIMES, type Op, type Schedule, type ScheduleName, type StageTimes } from "./schedule.js";
+import { timeOrders } from "./timeOrders.js";
+import { zbH2Schedule } from "./zbH2.js";
+import { zbVSchedule } from "./zbV.js";
+import { dualPipeSchedule, dualPipeVSchedule } from "./dualPipe.js";
 
 const F = (microBatch: number, chunk = 0): Op => ({ kind: "F", microBatch, chunk });
 const B = (microBatch: number, chunk = 0): Op => ({ kind: "B", microBatch, chunk });
@@ -199,8 +203,8 @@ export interface ScheduleOptions {
 }
 
 /**
- * Any schedule by name (v is used by "interleaved" only).
- * @throws {RangeError} `schedule must be one of naive, gpipe, 1f1b, interleaved, zb-h1, got "x"`
+ * Any schedule by name (v is used by "interleaved" only; ZB-V and DualPipe always have v = 2).
+ * @throws {RangeError} `schedule must be one of naive, gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v, dualpipe, dualpipe-v, got "x"`; the generator's own errors
  * @example generateSchedule("1f1b", { p: 2, m: 4 }).events.length // 16
  */
 export function generateSchedule(name: ScheduleName, o: ScheduleOptions): Schedule {
@@ -211,6 +215,10 @@ export function generateSchedule(name: ScheduleName, o: ScheduleOptions): Schedu
     case "1f1b": return oneFOneBSchedule(o.p, o.m, t);
     case "interleaved": return interleavedSchedule(o.p, o.m, o.v ?? 1, t, o.microbatchGroupSize);
     case "zb-h1": return zbH1Schedule(o.p, o.m, t);
-    default: throw new RangeError(`schedule must be one of naive, gpipe, 1f1b, interleaved, zb-h1, got ${JSON.stringify(name)}`);
+    case "zb-h2": return zbH2Schedule(o.p, o.m, t);
+    case "zb-v": return zbVSchedule(o.p, o.m, t);
+    case "dualpipe": return dualPipeSchedule(o.p, o.m, t);
+    case "dualpipe-v": return dualPipeVSchedule(o.p, o.m, t);
+    default: throw new RangeError(`schedule must be one of ${SCHEDULE_NAMES.join(", ")}, got ${JSON.stringify(name)}`);
   }
 }

@@ -9,6 +9,7 @@
  * on the page comes from the events, not from a formula.
  */
 import { messageTimeS, type CostModel } from "../collectives/index.js";
+import type { Placement } from "./placement.js";
 
 /** F: forward; B: backward (the whole backward, or only the input gradient where W is split off); W: weight gradient. */
 export type OpKind = "F" | "B" | "W";
@@ -20,17 +21,21 @@ export interface ScheduleEvent {
   /** Micro-batch, 0 … m−1. */
   microBatch: number;
   kind: OpKind;
-  /** Model chunk on this device, 0 … v−1 (always 0 unless interleaved). Virtual stage = chunk·p + stage. */
+  /** Model chunk on this device, 0 … v−1 (always 0 unless interleaved). Where it sits on a micro-batch's route depends on the schedule's placement (lib/pipeline-parallel/placement.ts). */
   chunk: number;
   start: number;
   end: number;
+  /** A B that also computes the weight gradient, in a schedule that otherwise splits backward (DualPipe): no W pass follows it. */
+  full?: boolean;
+  /** One of an F and a B run overlapped as one pair (DualPipe's F&B): both events span the pair's interval. */
+  overlapped?: boolean;
 }
 
 /** The schedules this chapter generates. */
-export type ScheduleName = "naive" | "gpipe" | "1f1b" | "interleaved" | "zb-h1";
+export type ScheduleName = "naive" | "gpipe" | "1f1b" | "interleaved" | "zb-h1" | "zb-h2" | "zb-v" | "dualpipe" | "dualpipe-v";
 
 /** Every schedule name, in the page's order. */
-export const SCHEDULE_NAMES: readonly ScheduleName[] = ["naive", "gpipe", "1f1b", "interleaved", "zb-h1"];
+export const SCHEDULE_NAMES: readonly ScheduleName[] = ["naive", "gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zb-v", "dualpipe", "dualpipe-v"];
 
 /** A generated schedule: its shape and its events (sorted by start, then stage). */
 export interface Schedule {
@@ -39,8 +44,10 @@ export interface Schedule {
   p: number;
   /** Micro-batches per step. */
   m: number;
-  /** Model chunks per device (1 unless interleaved). */
+  /** Model chunks per device (1 unless interleaved; 2 for ZB-V and DualPipe). */
   v: number;
+  /** How chunks sit on devices (default "loop"): see {@link Placement}. */
+  placement?: Placement;
   /** True when backward is split into B (input gradient) and W (weight gradient). */
   splitBackward: boolean;
   /** Megatron's micro-batch group size N of an interleaved schedule, when it is not p. */
@@ -62,6 +69,11 @@ export interface StageTimes {
    * runs it inside B (B lasts backward + weight); ZB-H1 runs it as a separate W pass.
    */
   weight?: number | readonly number[];
+  /**
+   * Time of one forward and one backward run overlapped as one pair (DualPipe's F&B, ≥ 0); default
+   * forward + backward + weight, i.e. no gain from the overlap.
+   */
+  overlapped?: number | readonly number[];
   /** Time of one point-to-point send between neighbouring stages (≥ 0, default 0); see {@link p2pSendMs}. */
   sendMs?: number;
 }
@@ -94,7 +106,7 @@ export function checkShape(p: number, m: number, v = 1): void {
 }
 
 /** Resolved per-stage times: arrays of length p. */
-export interface ResolvedTimes { forward: number[]; backward: number[]; weight: number[]; sendMs: number }
+export interface ResolvedTimes { forward: number[]; backward: number[]; weight: number[]; overlapped: number[]; sendMs: number }
 
 /**
  * Expands {@link StageTimes} to one value per stage and checks them.
@@ -102,7 +114,7 @@ export interface ResolvedTimes { forward: number[]; backward: number[]; weight: 
  * @param p number of stages
  * @returns arrays of length p and the send time
  * @throws {RangeError} `times.forward[2] must be a finite number >= 0, got -1`; `times.backward must have p = 4 entries, got 3`; `times.sendMs must be a finite number >= 0, got NaN`
- * @example resolveTimes({ forward: 1, backward: [2, 3] }, 2) // { forward: [1, 1], backward: [2, 3], weight: [0, 0], sendMs: 0 }
+ * @example resolveTimes({ forward: 1, backward: [2, 3] }, 2) // { forward: [1, 1], backward: [2, 3], weight: [0, 0], overlapped: [3, 4], sendMs: 0 }
  */
 export function resolveTimes(times: StageTimes, p: number): ResolvedTimes {
   if (times === null || typeof times !== "object") throw new TypeError(`times must be an object {forward, backward, weight?, sendMs?}, got ${String(times)}`);
@@ -118,84 +130,34 @@ export function resolveTimes(times: StageTimes, p: number): ResolvedTimes {
   };
   const sendMs = times.sendMs ?? 0;
   if (typeof sendMs !== "number" || !Number.isFinite(sendMs) || sendMs < 0) throw new RangeError(`times.sendMs must be a finite number >= 0, got ${sendMs}`);
-  return { forward: one("forward", times.forward), backward: one("backward", times.backward), weight: one("weight", times.weight, 0), sendMs };
+  const forward = one("forward", times.forward), backward = one("backward", times.backward), weight = one("weight", times.weight, 0);
+  const overlapped = times.overlapped === undefined ? forward.map((f, i) => f + backward[i] + weight[i]) : one("overlapped", times.overlapped);
+  return { forward, backward, weight, overlapped, sendMs };
 }
 
 /** One pass in a device's order, before timing. */
-export interface Op { kind: OpKind; microBatch: number; chunk: number }
-
-/**
- * Duration of one pass on one stage: the stage's time divided by v (each chunk holds 1/v of the stage's layers).
- * B lasts backward + weight when the schedule does not split backward.
- */
-export function opDuration(kind: OpKind, stage: number, v: number, t: ResolvedTimes, splitBackward: boolean): number {
-  if (kind === "F") return t.forward[stage] / v;
-  if (kind === "W") return t.weight[stage] / v;
-  return (splitBackward ? t.backward[stage] : t.backward[stage] + t.weight[stage]) / v;
+export interface Op {
+  kind: OpKind;
+  microBatch: number;
+  chunk: number;
+  /** B only: also computes the weight gradient (no W pass follows) in a schedule that splits backward. */
+  full?: boolean;
+  /** F only: a B run overlapped with this F as one pair (DualPipe's F&B). */
+  with?: Op;
 }
 
 /**
- * Times per-device orders of passes: each pass starts as soon as its device is free and its
- * inputs are there. F of virtual stage k needs F of virtual stage k−1 (plus a send when that is
- * another device); B of virtual stage k needs F of k on the same device and B of k+1 (plus a send);
- * W needs B of the same pass. Virtual stage k lives on device k mod p as chunk ⌊k/p⌋.
- * @param orders one list of passes per device (length p), in the order the device runs them
- * @param p stages; @param m micro-batches; @param v chunks per device
- * @param times per-stage times
- * @param splitBackward whether B and W are separate passes
- * @returns events, sorted by start then stage
- * @throws {Error} `schedule deadlocks: stage 1 waits for F of micro-batch 0, chunk 0 on stage 0, which never runs before it` when an order cannot run
- * @example timeOrders([[{kind:"F",microBatch:0,chunk:0},{kind:"B",microBatch:0,chunk:0}]], 1, 1, 1, UNIT_TIMES, false).map(e => [e.kind, e.start, e.end]) // [["F",0,1],["B",1,2]]
+ * Duration of one pass on one stage, for a chunk covering `share` of the device's layers (1/v, or 1
+ * under DualPipe): an overlapped F&B pair lasts `overlapped`; B lasts backward + weight when the
+ * schedule does not split backward or the B is full.
+ * @param pass the pass's kind and flags; @param stage device; @param share see passShare in placement.ts
+ * @param t resolved times; @param splitBackward whether the schedule has W passes
+ * @example opDuration({ kind: "B", full: true }, 0, 0.5, resolveTimes({ forward: 1, backward: 1, weight: 1 }, 1), true) // 1
  */
-export function timeOrders(orders: readonly (readonly Op[])[], p: number, m: number, v: number, times: StageTimes, splitBackward: boolean): ScheduleEvent[] {
-  checkShape(p, m, v);
-  const t = resolveTimes(times, p);
-  const P = p * v;
-  const ends = [new Float64Array(P * m).fill(NaN), new Float64Array(P * m).fill(NaN), new Float64Array(P * m).fill(NaN)];
-  const ki = (k: OpKind) => (k === "F" ? 0 : k === "B" ? 1 : 2);
-  const idx = new Array(p).fill(0);
-  const free = new Array(p).fill(0);
-  const events: ScheduleEvent[] = [];
-  let remaining = orders.reduce((a, o) => a + o.length, 0);
-  let done = 0;
-  // readiness of a pass: NaN when an input is missing
-  const ready = (s: number, op: Op): number => {
-    const vs = op.chunk * p + s, j = op.microBatch;
-    if (op.kind === "F") {
-      if (vs === 0) return 0;
-      const e = ends[0][(vs - 1) * m + j];
-      return e + (((vs - 1) % p) !== s ? t.sendMs : 0);
-    }
-    if (op.kind === "B") {
-      const f = ends[0][vs * m + j];
-      if (vs === P - 1) return f;
-      const b = ends[1][(vs + 1) * m + j];
-      return Math.max(f, b + (((vs + 1) % p) !== s ? t.sendMs : 0));
-    }
-    return ends[1][vs * m + j];
-  };
-  while (remaining > 0) {
-    let progressed = false;
-    for (let s = 0; s < p; s++) {
-      const order = orders[s];
-      while (idx[s] < order.length) {
-        const op = order[idx[s]];
-        const r = ready(s, op);
-        if (Number.isNaN(r)) break;
-        const start = Math.max(free[s], r);
-        const end = start + opDuration(op.kind, s, v, t, splitBackward);
-        ends[ki(op.kind)][(op.chunk * p + s) * m + op.microBatch] = end;
-        free[s] = end;
-        events.push({ stage: s, microBatch: op.microBatch, kind: op.kind, chunk: op.chunk, start, end });
-        idx[s]++; remaining--; done++;
-        progressed = true;
-      }
-    }
-    if (!progressed) {
-      const s = idx.findIndex((i, d) => i < orders[d].length);
-      const op = orders[s][idx[s]];
-      throw new Error(`schedule deadlocks: stage ${s} waits before ${op.kind} of micro-batch ${op.microBatch}, chunk ${op.chunk}, whose input never comes (${done} passes ran)`);
-    }
-  }
-  return events.sort((a, b) => a.start - b.start || a.stage - b.stage);
+export function opDuration(pass: { kind: OpKind; full?: boolean; overlapped?: boolean }, stage: number, share: number, t: ResolvedTimes, splitBackward: boolean): number {
+  if (pass.overlapped) return t.overlapped[stage] * share;
+  if (pass.kind === "F") return t.forward[stage] * share;
+  if (pass.kind === "W") return t.weight[stage] * share;
+  return (splitBackward && !pass.full ? t.backward[stage] : t.backward[stage] + t.weight[stage]) * share;
 }
+

@@ -142,7 +142,7 @@ describe("errors name the field and the allowed values", () => {
     expect(() => gpipeSchedule(3, 2, { forward: [1, 1, -2], backward: 1 })).toThrow(/times.forward\[2\] must be a finite number >= 0, got -2/);
     expect(() => gpipeSchedule(3, 2, { forward: 1, backward: [1, 1] })).toThrow(/times.backward must have p = 3 entries, got 2/);
     expect(() => gpipeSchedule(2, 2, { forward: 1, backward: 1, sendMs: NaN })).toThrow(/times.sendMs must be a finite number >= 0, got NaN/);
-    expect(resolveTimes({ forward: 1, backward: [2, 3] }, 2)).toEqual({ forward: [1, 1], backward: [2, 3], weight: [0, 0], sendMs: 0 });
+    expect(resolveTimes({ forward: 1, backward: [2, 3] }, 2)).toEqual({ forward: [1, 1], backward: [2, 3], weight: [0, 0], overlapped: [3, 4], sendMs: 0 });
   });
 });
 

@@ -4,15 +4,17 @@ import { parseArgs } from "node:util";
 import { didYouMean } from "../suggest.js";
 import { formatGiB, isPresetName, parseModelConfig, PRESET_NAMES, type ModelArch, type OptimizerName, type Precision } from "../memory/index.js";
 import { loadPresetText } from "../memory/loadPresetText.js";
-import { linkCostModel, LINK_PRESETS } from "../collectives/index.js";
-import { CLUSTER_PRESETS, clusterPreset, type Cluster } from "./clusterPresets.js";
-import { GPU_PRESETS, gpuPreset } from "./gpuPresets.js";
+import { LINK_PRESETS } from "../collectives/index.js";
+import { CLUSTER_PRESETS, clusterOf, clusterPreset, type Cluster } from "./clusterPresets.js";
+import { DEFAULT_MEMORY_HEADROOM } from "./memoryHeadroom.js";
+import { GPU_PRESETS } from "../perf/gpuPresets.js";
 import { exportPlan, type ExportFormat } from "./exportPlan.js";
 import { searchPlans, singleChanges } from "./searchPlans.js";
 import { reasonKind } from "./rejectionReason.js";
 import { evaluatePlan, type PlanResult } from "./evaluatePlan.js";
 import { readMegatronLaunch, type MegatronLaunch } from "./readMegatronLaunch.js";
 import { megatronPlan, rankAmong } from "./megatronPlan.js";
+import { planRuntime } from "./planRuntime.js";
 import type { Workload } from "./planLabel.js";
 
 /**
@@ -35,18 +37,27 @@ Model and workload
                          precision and layout; the planner judges that layout and ranks it
 Cluster: a preset, or a GPU type and counts
   --cluster C          ${CLUSTER_PRESETS.map((c) => c.id).join(" | ")}
-  --gpu G              ${GPU_PRESETS.map((g) => g.id).join(" | ")}                 (default a100-80gb)
+  --gpu G              ${GPU_PRESETS.map((g) => g.id).join(" | ")}
+                       (default a100-80gb)
   --gpus N             all GPUs                                             (default 8)
   --gpus-per-node G    GPUs in one node                                     (default 8)
   --inter-node L       link between nodes: ${LINK_PRESETS.filter((l) => l.id.startsWith("net")).map((l) => l.id).join(" | ")}   (default net-200g)
 Search and assumptions
   --no-offload         leave offload out of the search
-  --efficiency E       fraction of peak the matmuls reach, in (0, 1]        (default 0.6)
+  --headroom H         fraction of each GPU's memory kept free for the CUDA context,
+                       NCCL buffers and fragmentation, in [0, 1)            (default ${DEFAULT_MEMORY_HEADROOM})
   --price P            price of one GPU-hour: adds the cost of a million tokens
   --top K              plans to print                                       (default 10)
   --json               print {ranked, rejected (first 20), searched} as JSON
   --export F           print the best plan as deepspeed | fsdp | megatron | torchrun
   --help               this text
+
+Reading the table: a plan is dp×tp×pp (data-, tensor-, pipeline-parallel sizes), the ZeRO
+stage, b<micro-batch>×<accumulation steps> (b2×16: 2 sequences per GPU per micro-batch, 16
+micro-batches per optimizer step), recomputation and attention. "exposed comm s" is the
+communication nothing hides (tensor- and data-parallel, pipeline sends, offload transfers) and
+the compute slowed by the SMs that hidden collectives hold;
+"bubble" is the pipeline's idle time. Both are seconds per optimizer step, inside "step s".
 
 Exit status: 0 on success (also when nothing fits: the answer says why), 2 on bad input (the message names the flag).
 `;
@@ -56,7 +67,7 @@ class UsageError extends Error {}
 const OPTIONS = {
   model: { type: "string" }, "global-batch": { type: "string" }, seq: { type: "string" }, precision: { type: "string" }, optimizer: { type: "string" },
   cluster: { type: "string" }, gpu: { type: "string" }, gpus: { type: "string" }, "gpus-per-node": { type: "string" }, "inter-node": { type: "string" },
-  "no-offload": { type: "boolean" }, efficiency: { type: "string" }, price: { type: "string" }, top: { type: "string" },
+  "no-offload": { type: "boolean" }, headroom: { type: "string" }, price: { type: "string" }, top: { type: "string" },
   json: { type: "boolean" }, export: { type: "string" }, help: { type: "boolean" }, "megatron-args": { type: "string" },
 } as const;
 const OPTION_NAMES = Object.keys(OPTIONS);
@@ -95,6 +106,11 @@ function loadArch(model: string): ModelArch {
   }
 }
 
+/** A launch note as the planner sizes the plan: Megatron's fp32 gradient bytes are counted when the planner runs the plan on Megatron (lib/plan planRuntime). */
+function countedNote(note: string, plan: PlanResult["plan"]): string {
+  return planRuntime(plan) === "megatron" ? note.replace(/, not counted$/, ", counted (the planner sizes a Megatron plan with Megatron's own bytes per parameter)") : note;
+}
+
 /** Reads --megatron-args: the run, and the cluster flags with its world size (its flags that also name the batch, sequence or precision are refused). */
 function loadMegatron(values: Record<string, string | boolean | undefined>): { run: MegatronLaunch; clusterValues: Record<string, string | boolean | undefined> } {
   const path = values["megatron-args"] as string;
@@ -125,18 +141,21 @@ function cluster(values: Record<string, string | boolean | undefined>): Cluster 
   if (gpus % perNode !== 0 && gpus > perNode) throw new UsageError(`--gpus (${gpus}) must be a multiple of --gpus-per-node (${perNode}) when it fills more than one node`);
   const nets = LINK_PRESETS.filter((l) => l.id.startsWith("net")).map((l) => l.id);
   const inter = choice("inter-node", values["inter-node"] as string | undefined, nets, "net-200g");
-  const base = clusterPreset(gpu.startsWith("h100") ? "64x-h100-80gb" : "8x-a100-80gb");
-  return { ...base, gpu: gpuPreset(gpu), gpusPerNode: Math.min(perNode, gpus), nodes: Math.max(1, gpus / perNode), interNode: linkCostModel(inter) };
+  return clusterOf(gpu, Math.min(perNode, gpus), Math.max(1, gpus / perNode), inter, 2 * 2 ** 40);
 }
+
+/** Communication no computation hides, one step: tensor-parallel, pipeline sends, data-parallel, offload transfers, and the compute slowed by the hidden collectives' SMs. */
+const exposedCommS = (t: PlanResult["time"]) => t.tpCommS + t.pipelineSendS + t.dataParallelExposedS + t.offloadExposedS + t.overlapSlowdownS;
 
 const fmt = (x: number, d = 0) => x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 
-function row(r: PlanResult, i: number, price: boolean): string {
+/** One row of the ranking; `width` is the plan column's, the longest label shown (offload labels are long), so every column stays under its header. */
+function row(r: PlanResult, i: number, price: boolean, width: number): string {
   const t = r.time;
-  const comm = t.tpCommS + t.pipelineSendS + t.dataParallelExposedS + t.offloadExposedS;
+  const comm = exposedCommS(t);
   return [
-    String(i + 1).padStart(3), r.label.padEnd(52), fmt(r.tokensPerS).padStart(11), `${(r.mfu * 100).toFixed(1)} %`.padStart(7),
-    formatGiB(r.memory.peak.total).padStart(8), fmt(t.totalS, 2).padStart(9), fmt(comm, 2).padStart(8), fmt(t.pipelineBubbleS, 2).padStart(7),
+    String(i + 1).padStart(3), r.label.padEnd(width), fmt(r.tokensPerS).padStart(11), `${(r.mfu * 100).toFixed(1)} %`.padStart(7),
+    formatGiB(r.memory.peak.total).padStart(8), fmt(t.totalS, 2).padStart(9), fmt(comm, 2).padStart(14), fmt(t.pipelineBubbleS, 2).padStart(8),
     ...(price ? [fmt(r.costPerMillionTokens ?? 0, 3).padStart(9)] : []),
   ].join(" ");
 }
@@ -166,12 +185,12 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
       precision: choice<Precision>("precision", values.precision, ["fp32", "fp16", "bf16"], "bf16"),
       optimizer,
     };
-    const efficiency = values.efficiency !== undefined ? num("efficiency", values.efficiency, 0, 1, true) : undefined;
+    const headroom = values.headroom !== undefined ? num("headroom", values.headroom, 0, 0.99, false) : undefined;
     const price = values.price !== undefined ? num("price", values.price, 0, 1e6, false) : undefined;
     const top = int("top", values.top, 10, 1, 10_000);
     const format = values.export !== undefined ? choice<ExportFormat>("export", values.export, ["deepspeed", "fsdp", "megatron", "torchrun"], "deepspeed") : undefined;
-    const r = searchPlans(arch, c, workload, values["no-offload"] ? { offloads: ["none"] } : {}, { computeEfficiency: efficiency, pricePerGpuHour: price });
-    const given = megatron ? evaluatePlan(arch, megatronPlan(megatron.run, optimizer).plan, c, workload, { computeEfficiency: efficiency, pricePerGpuHour: price }) : undefined;
+    const r = searchPlans(arch, c, workload, values["no-offload"] ? { offloads: ["none"] } : {}, { memoryHeadroom: headroom, pricePerGpuHour: price });
+    const given = megatron ? evaluatePlan(arch, megatronPlan(megatron.run, optimizer).plan, c, workload, { memoryHeadroom: headroom, pricePerGpuHour: price }) : undefined;
     const givenRank = given ? rankAmong(given, r) : null;
     if (format) {
       const exportable = r.ranked.find((x) => { try { exportPlan(x.plan, arch, c, workload, format); return true; } catch { return false; } });
@@ -181,23 +200,32 @@ export function main(argv: readonly string[]): { code: number; stdout: string; s
     }
     if (values.json) {
       const strip = (x: PlanResult) => ({ label: x.label, plan: x.plan, fits: x.fits, reason: x.reason, peakBytes: x.memory.peak.total, time: x.time, tokensPerS: x.tokensPerS, mfu: x.mfu, costPerMillionTokens: x.costPerMillionTokens });
-      const meg = given ? { megatron: { ...strip(given), rank: givenRank, notes: megatron!.run.notes } } : {};
+      const meg = given ? { megatron: { ...strip(given), rank: givenRank, notes: megatron!.run.notes.map((n) => countedNote(n, given.plan)) } } : {};
       return { code: 0, stdout: JSON.stringify({ searched: r.searched, ranked: r.ranked.slice(0, top).map(strip), rejected: r.rejected.slice(0, 20).map(strip), ...meg }, null, 2) + "\n", stderr: "" };
     }
     const N = c.gpusPerNode * c.nodes;
     const lines = [
       ...(given ? [
         `Megatron-LM layout of ${values["megatron-args"]}: ${given.label}: ${given.fits ? `rank ${givenRank!.rank} of ${givenRank!.of} that fit, ${fmt(given.tokensPerS)} tokens/s, MFU ${(given.mfu * 100).toFixed(1)} %${r.ranked.length ? `; the best: ${r.ranked[0].label}, ${fmt(r.ranked[0].tokensPerS)} tokens/s` : ""}` : `does not run: ${given.reason}`}`,
-        ...megatron!.run.notes.map((n) => `  note: ${n}`), "",
+        ...megatron!.run.notes.map((n) => `  note: ${countedNote(n, given.plan)}`), "",
       ] : []),
       `Model: ${values.model ?? `${values["megatron-args"]} (Megatron-LM arguments)`}; ${N} × ${c.gpu.name} (${c.nodes} node${c.nodes > 1 ? "s" : ""} of ${c.gpusPerNode}); global batch ${workload.globalBatch} × ${workload.seqLen} tokens; ${workload.precision}, ${workload.optimizer}`,
       `Searched ${fmt(r.searched)} plans: ${fmt(r.ranked.length)} fit, ${fmt(r.rejected.length)} rejected.`,
       "",
     ];
     if (r.ranked.length) {
-      lines.push(`  # ${"plan".padEnd(52)} ${"tokens/s".padStart(11)} ${"MFU".padStart(7)} ${"peak GiB".padStart(8)} ${"step s".padStart(9)} ${"comm s".padStart(8)} ${"bubble".padStart(7)}${price !== undefined ? ` ${"$/Mtok".padStart(9)}` : ""}`);
-      r.ranked.slice(0, top).forEach((x, i) => lines.push(row(x, i, price !== undefined)));
-      lines.push("", `Assumptions of the best plan: ${r.ranked[0].time.assumptions.join("; ")}.`);
+      const header = "plan (dp tp pp zero b<micro-batch>×<accumulation>)";
+      const width = Math.max(header.length, ...r.ranked.slice(0, top).map((x) => x.label.length));
+      lines.push(`  # ${header.padEnd(width)} ${"tokens/s".padStart(11)} ${"MFU".padStart(7)} ${"peak GiB".padStart(8)} ${"step s".padStart(9)} ${"exposed comm s".padStart(14)} ${"bubble s".padStart(8)}${price !== undefined ? ` ${"$/Mtok".padStart(9)}` : ""}`);
+      r.ranked.slice(0, top).forEach((x, i) => lines.push(row(x, i, price !== undefined, width)));
+      const shown = r.ranked.slice(0, top);
+      const ties = shown.slice(1).map((x, i) => [i + 1, i + 2, shown[i], x] as const).filter(([, , a, b]) => a.tokensPerS === b.tokensPerS);
+      lines.push(
+        "",
+        `MFU counts PaLM's model FLOPs (6N + 12·L·H·Q·T per token) over the dense 16-bit peak. A plan fits when its peak memory is at most the GPU's less ${+((headroom ?? DEFAULT_MEMORY_HEADROOM) * 100).toFixed(1)} % headroom (--headroom).`,
+        ...(ties.length ? [`Ties: ${ties.map(([i, j]) => `${i} and ${j}`).join(", ")}. In each pair the time model sees the same exposed time (what differs is hidden behind computation, e.g. ZeRO-1 and ZeRO-2's gradient reductions, or is only memory); the plan that needs less memory is listed first: pick it.`] : []),
+        `Assumptions of the best plan: ${r.ranked[0].time.assumptions.join("; ")}.`,
+      );
     } else if (r.rejected.length === 0) {
       lines.push(`No well-formed plan: with ${fmt(N)} GPUs, no micro-batch b makes b × (data-parallel size) divide the global batch of ${fmt(workload.globalBatch)}, for any tensor and pipeline size the model allows. Use fewer GPUs or a larger global batch.`);
     } else {

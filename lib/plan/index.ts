@@ -3,19 +3,24 @@
  * comes from the chapters' own functions (memory from chapter 2, collectives
  * from chapter 5, tensor parallelism from chapter 6, the bubble from chapter 7).
  */
-export { GPU_PRESETS, gpuPreset, type GpuSpec } from "./gpuPresets.js";
-export { CLUSTER_PRESETS, clusterPreset, checkCluster, type Cluster, type ClusterPreset } from "./clusterPresets.js";
+export { GPU_PRESETS, gpuPreset, gpuRoofline, type GpuSpec } from "../perf/gpuPresets.js";
+export { CLUSTER_PRESETS, clusterPreset, clusterOf, checkCluster, type Cluster, type ClusterPreset } from "./clusterPresets.js";
 export { planLabel, type Plan, type Workload } from "./planLabel.js";
 export { enumeratePlans, checkWorkload, type PlanSpace } from "./enumeratePlans.js";
-export { stepTime, type StepTime, type StepTimeOptions } from "./stepTime.js";
+export { stepTime, OVERLAP_COMM_SMS, type StepTime, type StepTimeOptions, type RuntimeOptions } from "./stepTime.js";
+export { microBatchTime, layerShape, type MicroBatchTime, type TensorParallelRuntime } from "./microBatchTime.js";
+export { DEFAULT_MEMORY_HEADROOM, usableMemoryBytes, checkHeadroom } from "./memoryHeadroom.js";
 export { evaluatePlan, type EvaluateOptions, type PlanResult } from "./evaluatePlan.js";
 export { searchPlans, rankResults, singleChanges, type SearchResult, type SingleChange } from "./searchPlans.js";
 export { MEGATRON_TABLE_1, type MegatronRun } from "./megatronTable1.js";
+export { compareTable1Row, MEGATRON_2021_RUNTIME, MEGATRON_2021_SPACE, type Table1Comparison } from "./table1Comparison.js";
+export { PUBLISHED_RUNS, predictPublishedRun, type PublishedRun } from "./publishedRuns.js";
+export { planRuntime, megatronExtraStateBytes } from "./planRuntime.js";
 export { gptArch } from "./gptArch.js";
 export { exportPlan, type ExportFormat } from "./exportPlan.js";
 export { modelFlopsUtilization } from "./modelFlopsUtilization.js";
 export { rejectionReason, reasonKind } from "./rejectionReason.js";
-export { dataParallelCommTime, type DataParallelCommOptions } from "./dataParallelCommTime.js";
+export { dataParallelCommTime, dataParallelCollectives, type DataParallelCommOptions, type DataParallelCollective } from "./dataParallelCommTime.js";
 export { PLANNER_DEFAULTS } from "./plannerDefaults.js";
 export { readMegatronLaunch, type MegatronLaunch } from "./readMegatronLaunch.js";
 export { megatronPlan, rankAmong } from "./megatronPlan.js";

@@ -3,12 +3,18 @@ function positive(name: string, v: number): void {
 }
 
 /**
- * Model-FLOP utilisation (MFU): the FLOP/s the model needs at a measured
- * throughput, 6Ψ per token (forward 2Ψ, backward 4Ψ), over the peak of all
+ * Model-FLOP utilisation (MFU) with 6Ψ FLOPs per token (forward 2Ψ, backward
+ * 4Ψ): the FLOP/s the model needs at a measured throughput over the peak of all
  * the GPUs. Recomputation is not counted: it is work the hardware does, not
  * work the model needs (counting it gives the hardware-FLOP utilisation, HFU).
- * Attention's s-dependent products are not counted either, so MFU is a lower
- * bound (llm-foundry, which adds them, reports a little more for the same run).
+ * 6Ψ is a simplification of PaLM's definition, 6N + 12·L·H·Q·T (lib/perf's
+ * `palmFlopsPerToken`, which the planner reports): it leaves out attention's s²
+ * products and counts an untied input-embedding table, which costs no matmul. It is
+ * therefore not a bound either way: below PaLM's MFU for a 70B model at s = 2048
+ * (llm-foundry prints 42.57 % where 6Ψ gives 40.9 %) and for GPT-2 124M (its
+ * embedding is tied: the table is the output layer's matmul), above it for
+ * Pythia-70M at s = 2048 (untied: 6 × its 25.8M-parameter input table exceeds
+ * 12·L·H·Q·T ≈ 75.5M, and 6Ψ is 1.23 × PaLM's count).
  * @param tokensPerSecond measured tokens per second, all GPUs together
  * @param params Ψ, the model's parameters
  * @param numGpus GPUs of the run (an integer ≥ 1)

@@ -11,6 +11,6 @@ export const PLANNER_DEFAULTS = Object.freeze({
   globalBatch: 64,
   seqLen: 4096,
   precision: "bf16",
-  efficiency: 0.6,
+  headroom: 0.1,
   pricePerGpuHour: 2.5,
 } as const);

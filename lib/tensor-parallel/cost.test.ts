@@ -50,20 +50,46 @@ describe("tpCommPerLayer", () => {
 });
 
 describe("tpTimePerLayer", () => {
-  const base = { seqLen: 2048, microBatch: 1, hiddenSize: 8192 };
-  it("T = 1 has no communication; its compute is 72bsh²(1 + s/6h) FLOPs at 312 TFLOP/s", () => {
+  // Llama-2-70B's layer (h 8192, 64 heads, 8 KV heads, SwiGLU 28672) at s = 4096, b = 1, on DGX A100 nodes.
+  const base = { seqLen: 4096, microBatch: 1, hiddenSize: 8192, numHeads: 64, numKvHeads: 8, intermediateSize: 28672, gated: true };
+  it("T = 1 has no communication; its compute is the layer on the A100's roofline, above the 312 TFLOP/s lower bound", () => {
     const r = tpTimePerLayer({ ...base, T: 1 });
     expect(r.commS).toBe(0);
-    expect(r.computeS).toBeCloseTo((72 * 2048 * 8192 ** 2 * (1 + 2048 / (6 * 8192))) / 312e12, 12);
+    expect(r.perGpuEfficiency).toBeCloseTo(1, 12);
+    const flops = 3 * (2 * 4096 * (8192 * (64 + 16) * 128 + 8192 * 8192 + 3 * 8192 * 28672)) + 3.5 * (4 * 4096 ** 2 * 8192) / 2; // GEMMs ×3, flash 1 + 2.5
+    expect(r.computeS).toBeGreaterThan(flops / 312e12);
+    expect(r.computeS).toBeLessThan(flops / (0.5 * 312e12));
   });
-  it("a group of 16 crosses nodes and is slower per layer than 8 inside a node", () => {
+  it("the backward all-reduces hide behind the weight-gradient GEMMs as far as those last; before August 2021 all four were exposed", () => {
+    const on = tpTimePerLayer({ ...base, T: 8 }), off = tpTimePerLayer({ ...base, T: 8, tpBackwardOverlap: false });
+    expect(on.hiddenS).toBeGreaterThan(0);
+    expect(on.commS + on.hiddenS).toBeCloseTo(off.commS, 12);
+    expect(on.commS).toBeGreaterThanOrEqual(off.commS / 2); // the two forward ones stay exposed
+    expect(on.commS).toBeLessThan(off.commS);
+  });
+  it("across two nodes the ring runs over the node's 8 adapters: T = 16 is faster per layer than T = 8, but each GPU does less useful work", () => {
     const t8 = tpTimePerLayer({ ...base, T: 8 }), t16 = tpTimePerLayer({ ...base, T: 16 });
     expect(t8.crossesNodes).toBe(false);
     expect(t16.crossesNodes).toBe(true);
-    expect(t16.totalS).toBeGreaterThan(t8.totalS);
+    expect(t16.totalS).toBeLessThan(t8.totalS);
+    expect(t16.perGpuEfficiency).toBeLessThan(t8.perGpuEfficiency);
+    // The link: min(NVLink 300 × 0.8, 8 × 25 GB/s × 0.96) = 192 GB/s, one all-reduce of 4096 × 8192 bf16;
+    // T = 16 exceeds the 8 KV heads, so Megatron also all-gathers the QKV activation, (64 + 16)·128 wide, and reduce-scatters its gradient.
+    const link = { alphaS: 5e-6, bandwidthBytesPerS: 192e9 };
+    const one = collectiveCost("ring-all-reduce", 4096 * 8192, 16, link, 2).timeS;
+    const qkv = collectiveCost("all-gather", 4096 * 80 * 128, 16, link, 2).timeS + collectiveCost("reduce-scatter", 4096 * 80 * 128, 16, link, 2).timeS;
+    expect(t16.commS).toBeGreaterThanOrEqual((2 * one + qkv) * (1 - 1e-12)); // exposed: the forward all-reduces, the QKV pair, what dW cannot hide
+    expect(t16.commS + t16.hiddenS).toBeCloseTo(4 * one + qkv, 9);
+  });
+  it("property: per-GPU efficiency never rises with T inside a node (compute shrinks, communication does not)", () => {
+    fc.assert(fc.property(fc.constantFrom(1024, 2048, 4096), fc.constantFrom(1, 2, 4), (s, b) => {
+      const eff = [1, 2, 4, 8].map((T) => tpTimePerLayer({ ...base, seqLen: s, microBatch: b, T }).perGpuEfficiency);
+      for (let i = 1; i < eff.length; i++) expect(eff[i]).toBeLessThanOrEqual(eff[i - 1] + 1e-12);
+    }), { numRuns: 9 });
   });
   it("names the bad field", () => {
     expect(() => tpTimePerLayer({ ...base, seqLen: 0, T: 1 })).toThrow("seqLen must be an integer >= 1, got 0");
     expect(() => tpTimePerLayer({ ...base, T: 2, gpusPerNode: 0 })).toThrow("gpusPerNode must be an integer >= 1, got 0");
+    expect(() => tpTimePerLayer({ ...base, T: 3 })).toThrow("numHeads (64) must be divisible by tensorParallel (3)");
   });
 });

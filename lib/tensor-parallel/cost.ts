@@ -1,4 +1,6 @@
-import { collectiveCost, type CostModel } from "../collectives/index.js";
+import { achievedLink, collectiveCost, groupCostModel, NCCL_BUS_EFFICIENCY, type CostModel } from "../collectives/index.js";
+import { gpuPreset, gpuRoofline, transformerLayerTime, type Roofline } from "../perf/index.js";
+import { tpCollectiveTime } from "./tpCollectiveTime.js";
 import { checkT, type TpCollective } from "./comm.js";
 
 /**
@@ -100,7 +102,11 @@ export const NVLINK_A100: Readonly<CostModel> = Object.freeze({ alphaS: 5e-6, ba
  */
 export const INFINIBAND_HDR: Readonly<CostModel> = Object.freeze({ alphaS: 5e-6, bandwidthBytesPerS: 25e9 });
 
-/** A100 dense bf16 peak, 312 TFLOP/s (NVIDIA A100 datasheet). */
+/**
+ * A100 dense bf16 peak, 312 TFLOP/s.
+ * @example A100_BF16_FLOPS / 1e12 // 312
+ * @see NVIDIA A100 datasheet (BF16 tensor core 312 TFLOPS dense)
+ */
 export const A100_BF16_FLOPS = 312e12;
 
 /**
@@ -114,39 +120,69 @@ export interface TpTimeOptions {
   microBatch: number;
   hiddenSize: number;
   T: number;
-  /** GPUs per node (default 8): a group with T above it uses the inter-node link. */
+  /** The rest of the layer's shape (default: a heads of 128, a GPT-style 4h MLP): heads, KV heads, MLP width, gated. */
+  numHeads?: number;
+  numKvHeads?: number;
+  intermediateSize?: number;
+  gated?: boolean;
+  /** G, GPUs per node (default 8): a group with T above G spans nodes, with G members in each. */
   gpusPerNode?: number;
+  /** One GPU's link inside a node, line rate (default {@link NVLINK_A100}). */
   intraNode?: CostModel;
+  /** One GPU's network adapter, line rate (default {@link INFINIBAND_HDR}). */
   interNode?: CostModel;
-  /** Sustained FLOP/s of one GPU (default {@link A100_BF16_FLOPS}). */
-  flopsPerS?: number;
+  /** The GPU's roofline (default: the A100 80GB in bf16, lib/perf's preset). */
+  roofline?: Roofline;
   /** Default 2. */
   bytesPerElement?: number;
+  /** Megatron's backward overlap (default true); false times the collectives as Megatron did before 2021-08. */
+  tpBackwardOverlap?: boolean;
 }
 
 /**
- * Time of one transformer layer's forward and backward on T ranks: compute
- * 72·b·s·h²·(1 + s/(6h)) FLOPs split evenly over T (Narayanan et al. 2021, §5.1
- * counts 96 with activation recomputation, i.e. four passes; three without), plus the four ring all-reduces of {@link tpCommPerLayer}
- * timed with lib/collectives' α-β model on NVLink when T ≤ gpusPerNode and on
- * InfiniBand otherwise (a ring is as slow as its slowest link). Communication is
- * not overlapped: in Megatron the all-reduces sit between dependent matmuls.
+ * Time of one transformer layer's forward and backward on T ranks (no recomputation),
+ * flash attention, without sequence parallelism: compute on the GPU's roofline
+ * (lib/perf's `transformerLayerTime`: GEMMs by shape at the measured MAMF fraction with
+ * tile and wave quantization, attention, elementwise kernels by bytes), plus the
+ * tensor-parallel collectives ({@link tpCollectiveTime}: two forward all-reduces exposed,
+ * the two backward ones hidden behind the weight-gradient GEMMs) on the group's link at
+ * NCCL's bus efficiency: NVLink when T fits a node, else lib/collectives' multi-adapter
+ * rule, min(NVLink, G × one adapter) for G members per node, not one adapter's rate.
  * @param o see {@link TpTimeOptions}
- * @returns seconds: compute, communication and their sum, and whether the group crosses nodes
- * @throws RangeError `seqLen must be an integer >= 1, got 0`; `gpusPerNode must be an integer >= 1, got 0`; and those of collectiveCost
- * @example tpTimePerLayer({ seqLen: 2048, microBatch: 1, hiddenSize: 8192, T: 1 }).commS // 0
- * @see Narayanan et al. 2021, *Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM*, §3, Takeaway #1 (tensor parallelism within a server) and §5.1 (FLOPs)
+ * @returns seconds `{computeS, commS (exposed), hiddenS, totalS}`, `crossesNodes`, and
+ *   `perGpuEfficiency` = T = 1's time / (T × this time): the share of a GPU's work that still goes to the model
+ * @throws RangeError `seqLen must be an integer >= 1, got 0`; `gpusPerNode must be an integer >= 1, got 0`;
+ *   `numHeads (64) must be divisible by tensorParallel (3)`; and those of collectiveCost
+ * @example tpTimePerLayer({ seqLen: 2048, microBatch: 1, hiddenSize: 8192, numHeads: 64, T: 1 }).commS // 0
+ * @see Narayanan et al. 2021, §3, Takeaway #1 (tensor parallelism within a server) and Fig. 14 (throughput falls with t across servers);
+ *   Megatron-LM d98e8a6 `core/tensor_parallel/layers.py`; NVIDIA/nccl-tests issues #100 and #175 (multi-node busbw)
  */
-export function tpTimePerLayer(o: TpTimeOptions): { computeS: number; commS: number; totalS: number; crossesNodes: boolean } {
+export function tpTimePerLayer(o: TpTimeOptions): { computeS: number; commS: number; hiddenS: number; totalS: number; crossesNodes: boolean; perGpuEfficiency: number } {
   for (const k of ["seqLen", "microBatch", "hiddenSize"] as const) if (!Number.isInteger(o[k]) || o[k] < 1) throw new RangeError(`${k} must be an integer >= 1, got ${o[k]}`);
   const T = checkT(o.T);
-  const perNode = o.gpusPerNode ?? 8;
-  if (!Number.isInteger(perNode) || perNode < 1) throw new RangeError(`gpusPerNode must be an integer >= 1, got ${perNode}`);
+  const G = o.gpusPerNode ?? 8;
+  if (!Number.isInteger(G) || G < 1) throw new RangeError(`gpusPerNode must be an integer >= 1, got ${G}`);
   const { seqLen: s, microBatch: b, hiddenSize: h } = o;
-  const flops = 72 * b * s * h * h * (1 + s / (6 * h));
-  const computeS = flops / T / (o.flopsPerS ?? A100_BF16_FLOPS);
-  const crossesNodes = T > perNode;
-  const cost = crossesNodes ? (o.interNode ?? INFINIBAND_HDR) : (o.intraNode ?? NVLINK_A100);
-  const commS = 4 * collectiveCost("ring-all-reduce", s * b * h, T, cost, o.bytesPerElement ?? 2).timeS;
-  return { computeS, commS, totalS: computeS + commS, crossesNodes };
+  const a = o.numHeads ?? Math.max(1, Math.round(h / 128));
+  const shape = { hiddenSize: h, numHeads: a, numKvHeads: o.numKvHeads ?? a, headDim: h / a, intermediateSize: o.intermediateSize ?? 4 * h, gated: o.gated ?? false, rotary: false, dropout: false };
+  const r = o.roofline ?? gpuRoofline(gpuPreset("a100-80gb"), "bf16");
+  const e = o.bytesPerElement ?? 2;
+  const time = (t: number) => transformerLayerTime(shape, { microBatch: b, seqLen: s, tensorParallel: t, sequenceParallel: false, attention: "flash", bytesPerElement: e }, r);
+  const layer = time(T);
+  const computeS = layer.forward.totalS + layer.backward.totalS;
+  const crossesNodes = T > G;
+  const topology = {
+    gpusPerNode: G,
+    intraNode: achievedLink(o.intraNode ?? NVLINK_A100, NCCL_BUS_EFFICIENCY.nvlink),
+    interNodePerGpu: achievedLink(o.interNode ?? INFINIBAND_HDR, NCCL_BUS_EFFICIENCY.network),
+  };
+  const link = groupCostModel(topology, T, Math.min(T, G));
+  const comm = tpCollectiveTime(layer.linears, {
+    tokens: b * s, hiddenSize: h, T, sequenceParallel: false, fullRecompute: false, link, bytesPerElement: e,
+    qkvElements: T > shape.numKvHeads ? b * s * (a + 2 * shape.numKvHeads) * shape.headDim : 0,
+    tpBackwardOverlap: o.tpBackwardOverlap ?? true, tpCommOverlap: false,
+  });
+  const totalS = computeS + comm.exposedS;
+  const one = time(1);
+  return { computeS, commS: comm.exposedS, hiddenS: comm.hiddenS, totalS, crossesNodes, perGpuEfficiency: (one.forward.totalS + one.backward.totalS) / (T * totalS) };
 }

@@ -23,6 +23,7 @@ export { tensorParallelAttentionForward, tensorParallelAttentionBackward, type T
 export { fuseQkv, unfuseQkv, fusedQkvWidth, splitQkvGroups, joinQkvGroups } from "./fusedQkv.js";
 export { paddedVocabSize, checkTensorParallelSize, validTensorParallelSizes, tpModelConfig, GQA_RULE_VERSION, MAKE_VOCAB_SIZE_DIVISIBLE_BY, type TpModelConfig, type GqaRule, type TpRuleOptions } from "./config.js";
 export { tpCommPerLayer, tpTimePerLayer, NVLINK_A100, INFINIBAND_HDR, A100_BF16_FLOPS, type TpCommRow, type TpCommOptions, type TpTimeOptions } from "./cost.js";
+export { tpCollectiveTime, type TpOverlap } from "./tpCollectiveTime.js";
 export { tensorParallelBlock, trainTensorParallel, type TpTrainOptions } from "./train.js";
 export { vocabParallelCrossEntropy, type VocabParallelCrossEntropyResult } from "./vocabParallelCrossEntropy.js";
 export { summa2d, type SummaResult } from "./summa2d.js";

@@ -17,8 +17,8 @@ export const mutants: Record<string, { impl: F; caughtBy: string | string[] }> =
     caughtBy: "stage 3: 3Ψ per micro-batch behind forward and backward",
   },
   "DDP all-reduces after every micro-batch (no no_sync)": {
-    impl: (o) => (o.zeroStage <= 1 && o.dataParallel > 1 ? { hiddenS: lib(o).hiddenS * o.microBatches, exposedS: lib(o).exposedS * o.microBatches } : lib(o)),
-    caughtBy: ["the stub's example", "stages 0 and 1: one all-reduce per step"],
+    impl: (o) => (o.zeroStage === 0 && o.dataParallel > 1 ? { hiddenS: lib(o).hiddenS * o.microBatches, exposedS: lib(o).exposedS * o.microBatches } : lib(o)),
+    caughtBy: ["the stub's example", "stage 0: one all-reduce per step"],
   },
   "hides ZeRO-2's final all-gather too": {
     impl: (o) => {
@@ -27,11 +27,19 @@ export const mutants: Record<string, { impl: F; caughtBy: string | string[] }> =
       const ag = cost(o, "all-gather");
       return { hiddenS: r.hiddenS + ag, exposedS: r.exposedS - ag };
     },
-    caughtBy: "stage 2: reduce-scatter per micro-batch, then an all-gather",
+    caughtBy: "stage 2: an all-reduce per micro-batch, then an all-gather",
+  },
+  "forgets ZeRO-1's parameter all-gather (the old course's rule)": {
+    impl: (o) => (o.zeroStage === 1 ? lib({ ...o, zeroStage: 0 }) : lib(o)),
+    caughtBy: "stage 1: one all-reduce, then the parameter all-gather",
+  },
+  "stage 2 reduce-scatters (the paper's Ψ) instead of DeepSpeed's bucket all-reduce": {
+    impl: (o) => (o.zeroStage === 2 ? lib({ ...o, bucketAllReduce: false } as typeof o) : lib(o)),
+    caughtBy: "stage 2: an all-reduce per micro-batch, then an all-gather",
   },
   "hides the all-reduce behind the whole step, not the last backward": {
-    impl: (o) => (o.zeroStage <= 1 ? lib({ ...o, backwardPerMicroBatchS: o.busyPerMicroBatchS * o.microBatches }) : lib(o)),
-    caughtBy: ["the stub's example", "stages 0 and 1: one all-reduce per step"],
+    impl: (o) => (o.zeroStage === 0 ? lib({ ...o, backwardPerMicroBatchS: o.busyPerMicroBatchS * o.microBatches }) : lib(o)),
+    caughtBy: ["the stub's example", "stage 0: one all-reduce per step"],
   },
   "checks nothing": {
     impl: (o) => lib({ ...o, zeroStage: ([0, 1, 2, 3].includes(o.zeroStage) ? o.zeroStage : 0) as 0, microBatches: Math.max(1, Math.floor(o.microBatches) || 1),

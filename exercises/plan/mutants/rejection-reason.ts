@@ -3,7 +3,7 @@ import { rejectionReason as lib } from "../../../lib/plan/index.js";
 import type { rejectionReason } from "../rejection-reason.js";
 
 type F = typeof rejectionReason;
-const ref: F = (p, m, c) => lib(p, m as never, c as never);
+const ref: F = (p, m, c) => lib(p, m as never, c as never, 0);
 
 export const mutants: Record<string, { impl: F; caughtBy: string | string[] }> = {
   "judges the steady state, not the peak": {
