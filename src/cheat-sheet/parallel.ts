@@ -44,8 +44,8 @@ export const MANY_GPUS: Formula[] = [
     formula: "synchronous: GPU compute + the tail of the transfers + CPU Adam (Ψ ÷ its rate, at most DRAM bandwidth ÷ bytes per parameter); with DPU about max(GPU compute, CPU Adam)",
     example: `the model above: ${time(sync.stepTimeS)}, with DPU ${time(dpu.stepTimeS)}; CPU Adam at most ${num(DEFAULT_OFFLOAD_HARDWARE.cpuAdamElementsPerS / 1e9, 2)} G parameters/s (${CPU_ADAM_BYTES_PER_ELEMENT} bytes each)` },
   { slug: "plan", anchor: "model-flop-utilisation", name: "Model-FLOP utilisation",
-    formula: "MFU = 6Ψ × tokens/s ÷ (GPUs × peak FLOP/s); recomputation's FLOPs do not count",
-    example: `MPT-70B on 64 H100 at 66,523 tokens/s: ${pct(modelFlopsUtilization(66523, 64862437376, 64, 989.5e12))}` },
+    formula: "MFU = model FLOPs per token × tokens/s ÷ (GPUs × peak FLOP/s), the model's FLOPs per token being PaLM's 6N + 12·L·H·Q·T (6Ψ drops attention's term); recomputation's FLOPs do not count",
+    example: `MPT-70B on 64 H100 at 66,523 tokens/s, with 6Ψ: ${pct(modelFlopsUtilization(66523, 64862437376, 64, 989.5e12))} (llm-foundry prints 42.57 % with PaLM's count)` },
   { slug: "plan", anchor: "the-search", name: "A layout",
-    formula: "N GPUs = d × t × p, t within a node and dividing the heads, p dividing the layers; accumulation steps m = global batch ÷ (b × d)" },
+    formula: "N GPUs = d × t × p, t within a node and valid for the model (it divides the heads and the FFN size), p dividing the layers; accumulation steps m = global batch ÷ (b × d)" },
 ];
