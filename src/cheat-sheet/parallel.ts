@@ -22,7 +22,7 @@ export const MANY_GPUS: Formula[] = [
   { slug: "data-parallel", anchor: "reduce-scatter-and-all-gather", name: "Reduce-scatter, all-gather",
     formula: "each sends (P − 1)/P · n per rank, in P − 1 steps" },
   { slug: "tensor-parallel", anchor: "communication-per-layer", name: "Tensor-parallel traffic per layer and micro-batch",
-    formula: "4 all-reduces of the (s·b, h) activation (2 forward, 2 backward), each 2(T − 1)/T · sbh elements per rank; sequence parallelism sends the same bytes as reduce-scatters and all-gathers",
+    formula: "4 all-reduces of the (s·b, h) activation (2 forward, 2 backward), each 2(T − 1)/T · sbh elements per rank; sequence parallelism sends the same forward bytes as reduce-scatters and all-gathers (Megatron adds one all-gather per region in backward)",
     example: `s = 4096, h = 8192, bf16: ${bytes(tpBytes(2))} per rank at T = 2, ${bytes(tpBytes(8))} at T = 8` },
   { slug: "tensor-parallel", anchor: "splitting-one-linear-layer", name: "Column- and row-parallel Y = XW",
     formula: "column: Y<sub>r</sub> = X·W<sub>r</sub> (outputs split, no sum in forward); row: Y = Σ<sub>r</sub> X<sub>r</sub>·W<sub>r</sub> (inputs split, an all-reduce in forward)" },
