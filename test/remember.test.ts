@@ -17,6 +17,7 @@ describe('the "What to remember" box of each written chapter', () => {
       const at = page.indexOf(OPEN);
       expect(at, `src/${c.slug}.md has no ${OPEN} … </div> (CONTRIBUTING.md, "What to remember")`).toBeGreaterThan(0);
       expect(page.indexOf(OPEN, at + 1), "one box").toBe(-1);
+      expect(page.slice(0, at), "the box sits in a keeps-room block (its numbers arrive after the first paint)").toMatch(/<div class="keeps-room" style="--room: \d+px">\n$/);
       const firstSection = /^## /m.exec(page)?.index ?? Infinity;
       expect(at, "the box comes before the chapter's first section").toBeLessThan(firstSection);
       const box = page.slice(at, page.indexOf("\n</div>", at));
