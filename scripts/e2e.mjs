@@ -29,7 +29,7 @@ import { CHAPTERS } from "../lib/chapters.ts";
 const REQUIRED = {
   precision: ["quantize-webgl2", "accumulate-webgl2"],
   "accumulation-checkpointing": ["nn-matmul-gpu", "accumulation-live-training"],
-  amp: ["amp-accumulate-gpu", "amp-scale-trace-live"],
+  amp: ["amp-accumulate-gpu", "amp-scale-trace-live", "amp-fp8-live"],
   "data-parallel": ["reduce-kernel-webgl2", "ddp-reducer-equals-single"],
   "flash-attention": ["flash-kernel-webgl2", "standard-kernel-webgl2", "flash-webgpu", "standard-webgpu"],
   "tensor-parallel": ["tp-matmul-webgl2"],
@@ -38,6 +38,7 @@ const REQUIRED = {
   offload: ["offload-adam-kernel"],
   sophia: ["sophia-kernel-webgl2"],
   plan: ["plan-search"],
+  "context-parallel": ["cp-training-equals-single", "ring-kernel-webgl2", "ring-webgpu"],
 };
 
 const WIDTHS = [1280, 390];

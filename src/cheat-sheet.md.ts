@@ -5,10 +5,11 @@
 import { CHAPTERS } from "../lib/chapters.js";
 import { ONE_GPU } from "./cheat-sheet/oneGpu.js";
 import { MANY_GPUS } from "./cheat-sheet/parallel.js";
+import { LONG_AND_SPARSE } from "./cheat-sheet/longAndSparse.js";
 import type { Formula } from "./cheat-sheet/format.js";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const formulas: Formula[] = [...ONE_GPU, ...MANY_GPUS];
+const formulas: Formula[] = [...ONE_GPU, ...MANY_GPUS, ...LONG_AND_SPARSE];
 
 const sections = CHAPTERS.filter((c) => c.status === "written" && formulas.some((f) => f.slug === c.slug)).map((c) => {
   const items = formulas.filter((f) => f.slug === c.slug).map((f) => `<li><strong>${f.name}</strong> (<a href="./${c.slug}#${f.anchor}">derived here</a>): ${f.formula}.${f.example ? `<br><span class="cheat-example">Example: ${f.example}.</span>` : ""}</li>`);

@@ -75,6 +75,25 @@ const NOTES: Note[] = [
 
 const order = (slug: string) => chapterBySlug(slug).number;
 
+/** Chapters, or sections of chapters, that go beyond the notes: no note covers them (chapter slug → what it adds). */
+const BEYOND_NOTES: [string, string][] = [
+  ["amp", "Its section \"FP8 training\": E4M3/E5M2 GEMMs on the course's model, Transformer Engine's delayed and current scaling, DeepSeek-V3's block-wise scaling and MXFP8, from Transformer Engine's source and the DeepSeek-V3 report (the notes name no FP8 format)."],
+  ["context-parallel", "Ring attention over a sequence split across GPUs, its load balance under a causal mask, the all-gather that Llama 3 used and DeepSpeed-Ulysses, from the papers and Megatron-LM's and Transformer Engine's source."],
+  ["expert-parallel", "Mixture-of-experts layers (routing, capacity, load balancing) and expert parallelism with its all-to-alls, from the papers and Megatron-LM's source."],
+];
+
+const beyond = `## Beyond the notes
+
+No note covers these chapters (or, where a chapter the notes do cover is named, the section given); they follow the primary sources their pages cite.
+
+<table class="notes-coverage">
+<thead><tr><th scope="col">chapter</th><th scope="col">what it adds</th></tr></thead>
+<tbody>
+${[...BEYOND_NOTES].sort((a, b) => order(a[0]) - order(b[0])).map(([slug, text]) => `<tr><th scope="row">${chapterLink(slug)}</th><td>${inline(text)}</td></tr>`).join("\n")}
+</tbody>
+</table>
+`;
+
 const noteSections = NOTES.map((n) => `## Note ${n.id}: ${n.title}
 
 *${n.titleZh}*
@@ -114,6 +133,7 @@ says so in a box headed *Correction*, with the primary source; the table at
 the end lists every such box.
 
 ${noteSections}
+${beyond}
 ## Errata
 
 Every place where the course corrects the notes${CORRECTIONS.length ? ` (${CORRECTIONS.length}: ${byChapter})` : ""}, from the same

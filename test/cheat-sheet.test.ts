@@ -10,9 +10,10 @@ import { CHAPTERS } from "../lib/chapters.js";
 import { pageSections } from "../exercises/harness/explain.js";
 import { ONE_GPU } from "../src/cheat-sheet/oneGpu.js";
 import { MANY_GPUS } from "../src/cheat-sheet/parallel.js";
+import { LONG_AND_SPARSE } from "../src/cheat-sheet/longAndSparse.js";
 import config from "../observablehq.config.js";
 
-const formulas = [...ONE_GPU, ...MANY_GPUS];
+const formulas = [...ONE_GPU, ...MANY_GPUS, ...LONG_AND_SPARSE];
 const written = CHAPTERS.filter((c) => c.status === "written");
 
 describe("the cheat sheet", () => {

@@ -18,3 +18,4 @@ export { mulberry32, gaussian, type Rng } from "../random.js";
 export { charLmSetup, AMP_LIVE_MODEL, type CharLmSetup, type CharLmOptions } from "./charLmSetup.js";
 export { gradExponentHistogram, FP16_LIMITS, type ExponentBin, type ExponentHistogram } from "./gradExponents.js";
 export { trainWithGradScaler, type GradScalerLike, type TrainWithGradScalerOptions, type ScalerStepRecord } from "./trainWithGradScaler.js";
+export * from "./fp8/index.js";

@@ -1,18 +1,18 @@
 /**
- * Chapter 14, Expert parallelism (mixture of experts): the public API of lib/expert-parallel (what the page and the graders import).
+ * Chapter 14, expert parallelism (mixture of experts): the public API of lib/expert-parallel (what the page and the graders import).
+ * The MoE block itself (routing, capacity, losses, experts) is lib/nn's; the all-to-all and its cost are lib/collectives'.
  */
-/**
- * TODO: the chapter's first concept. An example export: the mean of the squares of `xs`,
- * (x₀² + … + xₙ₋₁²) / n, summed in order in float64.
- * @param xs the values (not modified)
- * @returns the mean square
- * @throws {RangeError} `xs must not be empty` when `xs` is empty
- * @example meanSquare([3, 4]) // 12.5
- * @see TODO: the primary source (paper, section, or file and commit) of the expert-parallel chapter
- */
-export function meanSquare(xs: readonly number[]): number {
-  if (xs.length === 0) throw new RangeError("xs must not be empty");
-  let sum = 0;
-  for (const x of xs) sum += x * x;
-  return sum / xs.length;
-}
+export { localExpertCount, expertOwner } from "./expertPlacement.js";
+export { planDispatch } from "./planDispatch.js";
+export type { RankRouting, DispatchOptions, DispatchMessage, DispatchPlan, EpGroup, EpRank, EpMoeOptions, EpMoeStep, LoggedMessage, DispatchSetup, DispatchDiagnosis } from "./types.js";
+export { EpComm, type EpCommRecord } from "./EpComm.js";
+export { expertParallelMoe } from "./expertParallelMoe.js";
+export { trainExpertParallel, type TrainExpertParallelOptions, type TrainExpertParallelResult } from "./trainExpertParallel.js";
+export { maskedRankGroups } from "./maskedRankGroups.js";
+export { moeParallelGroups, type MoeParallelSizes, type MoeParallelGroups } from "./moeParallelGroups.js";
+export { activeParameters, moeParameterSplit, moeMemoryPerGpu, type MoeParameterSplit, type MoeMemoryLayout, type MoeMemoryPerGpu } from "./moeMemory.js";
+export { groupLimitedTopK, tokenCopies, meanTokenCopies, type TokenCopies } from "./nodeLimitedRouting.js";
+export { smallestCapacityFactor } from "./smallestCapacityFactor.js";
+export { diagnoseDispatch } from "./diagnoseDispatch.js";
+export { moeLayerCommTime, type MoeLayerComm } from "./moeLayerCommTime.js";
+export { MOE_COMPARISON, BALANCING_RUNS, modelParameters, loadImbalance, trainMoeDemo, type MoeDemo } from "./moeDemos.js";

@@ -99,8 +99,13 @@ function flashKernelBody(this: Ctx, q: number[][], k: number[][], v: number[][],
  * @see the sources of {@link createFlashAttentionKernel}: Dao et al. 2022, FlashAttention §3.1; lib/kernels/gpujs
  */
 export interface FlashAttentionKernel {
-  /** Runs on Q, K, V of the compiled shape: O (B,H,Nq,d) and lse (B,H,Nq), −Infinity for fully masked rows. */
-  run(q: Float32Array, k: Float32Array, v: Float32Array): { O: Float32Array; lse: Float32Array };
+  /**
+   * Runs on Q, K, V of the compiled shape: O (B,H,Nq,d) and lse (B,H,Nq), −Infinity for fully masked rows.
+   * `mask` (Nq·Nk, 1 = keep) replaces the compiled mask for this run; the kernel must have been compiled
+   * with one (`o.mask`), since whether a mask is read is fixed at compile time (context parallelism
+   * passes a new mask at every ring step).
+   */
+  run(q: Float32Array, k: Float32Array, v: Float32Array, mask?: Uint8Array): { O: Float32Array; lse: Float32Array };
   /** Bytes of everything the kernel writes: O and lse packed in B·H·Nq·(⌈d/4⌉ + 1) texels of 4 float32. No intermediates. */
   outputBytes: number;
   /** Nothing to free: the context caches the compiled kernel by shape and frees it with its own destroy(). */
@@ -121,7 +126,8 @@ export interface FlashAttentionKernel {
  * @param shape B, H, Nq, Nk, d
  * @param o causal, scale, mask (fixed at compile time)
  * @returns {run, outputBytes, destroy}
- * @throws RangeError as resolveQKV
+ * @throws RangeError as resolveQKV; from run, `mask must have length 6 (Nq·Nk), got 5` and
+ *   `mask was given to run, but the kernel was compiled without a mask (pass o.mask to createFlashAttentionKernel)`
  * @example const fk = createFlashAttentionKernel(createGpu(), shape); const {O, lse} = fk.run(q, k, v); fk.destroy();
  *   // O: (B·H·Nq·d) Float32Array, lse: (B·H·Nq), both within the tolerance above of referenceAttention(q, k, v, shape)
  * @see Dao et al. 2022, FlashAttention §3.1; Milakov & Gimelshein 2018, Algorithm 3
@@ -140,9 +146,11 @@ export function createFlashAttentionKernel(gpu: KernelContext, shape: AttentionS
     output: [rows * groups],
   }));
   return {
-    run(q, k, v) {
-      kernelConstants(q, k, v, shape, o);
-      const out = kernel.run([padColumns(q, rows, d, 4 * d4), padColumns(k, B * H * Nk, d, 4 * d4), padColumns(v, B * H * Nk, d, 4 * d4), mask], rows * groups * 4);
+    run(q, k, v, runMask) {
+      kernelConstants(q, k, v, shape, runMask ? { ...o, mask: runMask } : o);
+      if (runMask && !o.mask) throw new RangeError("mask was given to run, but the kernel was compiled without a mask (pass o.mask to createFlashAttentionKernel)");
+      const m = runMask ? Float32Array.from(runMask) : mask;
+      const out = kernel.run([padColumns(q, rows, d, 4 * d4), padColumns(k, B * H * Nk, d, 4 * d4), padColumns(v, B * H * Nk, d, 4 * d4), m], rows * groups * 4);
       const O = new Float32Array(rows * d);
       const lse = new Float32Array(rows);
       for (let r = 0; r < rows; r++) {

@@ -83,4 +83,29 @@ describe("gpu.js attention kernels", () => {
     expect(fk.outputBytes).toBe(64 * (16 / 4 + 1) * 4 * 4);
     sk.destroy(); fk.destroy(); gpu.destroy();
   });
+  it("createFlashAttentionKernel(…).run(q, k, v, mask) uses a new mask on each run of one compiled kernel (context parallelism's ring steps)", () => {
+    const gpu = createGpu("cpu");
+    const shape = { B: 1, H: 2, Nq: 5, Nk: 4, d: 3 };
+    const c = makeCase(shape, 31, {});
+    const fk = createFlashAttentionKernel(gpu, shape, { mask: new Uint8Array(20) });
+    try {
+      for (const seed of [1, 2, 3]) {
+        const mask = Uint8Array.from({ length: 20 }, (_, i) => ((i * 7 + seed) % 3 === 0 ? 0 : 1));
+        const ref = referenceAttention(c.q, c.k, c.v, shape, { mask });
+        const out = fk.run(c.q, c.k, c.v, mask);
+        expect(maxAbsDiff(out.O, ref.O)).toBeLessThan(KERNEL_TOL);
+        expect(lseClose(out.lse, ref.lse, KERNEL_TOL)).toBe(true);
+      }
+      expect(() => fk.run(c.q, c.k, c.v, new Uint8Array(19))).toThrow(/^mask must have length 20 \(Nq·Nk\), got 19$/);
+    } finally {
+      fk.destroy();
+    }
+    const plain = createFlashAttentionKernel(gpu, shape);
+    try {
+      expect(() => plain.run(c.q, c.k, c.v, new Uint8Array(20))).toThrow(/compiled without a mask/);
+    } finally {
+      plain.destroy();
+      gpu.destroy();
+    }
+  });
 });

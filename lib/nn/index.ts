@@ -54,6 +54,11 @@
  *   to a 16-bit compute format by `quantize(values, format)` (a new or the same Float32Array);
  *   `copyParams(src, dst, format, quantize)` and `crossEntropyBackward(…, quantize)` take it too. Without it
  *   nothing changes. Exercise 1.5 trains with a student's rounding this way.
+ * - **Mixture of experts** (chapter 14): `createModel({ ..., moe: { numExperts, topK, … } })` makes every block an
+ *   MoE block (`moeLayer`: router, top-k routing with ties to the lower index, capacity and drops per group,
+ *   the Switch load-balancing loss and the ST-MoE z-loss added to the router's gradient in backward, DeepSeek-V3's
+ *   selection bias). Its pieces (`topKRouting`, `expertCapacity`, `applyCapacity`, `routeTokens`, `routerBackward`,
+ *   `expertForward`/`expertBackward`, `combineSlots`) are what lib/expert-parallel runs on simulated ranks.
  * - **Rounding**: `roundTo(format, x)` equals `lib/precision`'s `round(format, x)` (fast equivalents,
  *   tested equal to `round` on float32, float64 and near-tie inputs).
  *
@@ -73,6 +78,14 @@ export { embedding } from "./embedding.js";
 export { linear } from "./linear.js";
 export { residualMlp } from "./residualMlp.js";
 export { selfAttention } from "./selfAttention.js";
+export { topKRouting, topKIndices, gatesBackward, type Routing, type RoutingOrder } from "./moeRouting.js";
+export { expertCapacity, applyCapacity, type DropPolicy } from "./moeCapacity.js";
+export { loadBalancingLoss, routerZLoss, type RouterLoss } from "./moeLosses.js";
+export { createExpert, expertForward, expertBackward, type Expert } from "./expertMlp.js";
+export { routeTokens, routerBackward, type MoeRouterOptions, type RouterState } from "./moeRouter.js";
+export { combineSlots, combineSlotsBackward, sumInputGradients } from "./moeCombine.js";
+export { resolveMoeOptions, groupBounds, type MoeOptions, type ResolvedMoeOptions } from "./moeOptions.js";
+export { moeLayer, type MoeLayer, type MoeSaved, type MoeStats } from "./moeLayer.js";
 export { crossEntropy, crossEntropyBackward, IGNORE_INDEX, type CrossEntropyResult } from "./crossEntropy.js";
 export { createModel, forward, backward, forwardLayers, backwardLayers, batchInput, type Model, type ModelConfig, type ForwardResult } from "./model.js";
 export { buildVocab, type Vocab } from "./buildVocab.js";

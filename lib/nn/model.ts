@@ -7,6 +7,8 @@ import { embedding } from "./embedding.js";
 import { linear } from "./linear.js";
 import { residualMlp } from "./residualMlp.js";
 import { selfAttention } from "./selfAttention.js";
+import { moeLayer } from "./moeLayer.js";
+import type { MoeOptions } from "./moeOptions.js";
 import { crossEntropy, crossEntropyBackward, IGNORE_INDEX } from "./crossEntropy.js";
 import { cpuOps } from "./ops.js";
 import { mulberry32 } from "../random.js";
@@ -31,6 +33,11 @@ export interface ModelConfig {
   seed: number;
   /** Insert a causal self-attention block over the C embeddings before the projection (default false). */
   attention?: boolean;
+  /**
+   * Make every block a mixture of experts (moeLayer) instead of a residual MLP; each expert's hidden
+   * width defaults to `hiddenDim` (default: no experts).
+   */
+  moe?: MoeOptions;
 }
 
 /** A model: its config, its layers in order, and all their parameters. */
@@ -44,7 +51,7 @@ export interface Model {
  * Builds the model with seeded initial weights.
  *
  * @param config sizes and seed (all sizes integers >= 1, numBlocks >= 0)
- * @returns layers [emb, (attn,) proj, blocks.0 … blocks.{numBlocks−1}, head]
+ * @returns layers [emb, (attn,) proj, blocks.0 … blocks.{numBlocks−1}, head]; the blocks are MoE blocks when `config.moe` is set
  * @throws {RangeError} `config.width must be an integer >= 1, got 0`
  * @example
  * const m = createModel({ vocabSize: 40, contextLength: 8, embedDim: 8, width: 32, hiddenDim: 64, numBlocks: 2, seed: 1 });
@@ -61,9 +68,11 @@ export function createModel(config: ModelConfig): Model {
   const layers: Layer[] = [embedding("emb", V, C, d, rng)];
   if (config.attention) layers.push(selfAttention("attn", C, d, rng));
   layers.push(linear("proj", C * d, h, rng));
-  for (let i = 0; i < numBlocks; i++) layers.push(residualMlp(`blocks.${i}`, h, H, rng));
+  for (let i = 0; i < numBlocks; i++) {
+    layers.push(config.moe ? moeLayer(`blocks.${i}`, h, rng, { expertHiddenDim: H, ...config.moe }) : residualMlp(`blocks.${i}`, h, H, rng));
+  }
   layers.push(linear("head", h, V, rng));
-  return { config: { ...config }, layers, params: layers.flatMap((l) => l.params) };
+  return { config: { ...config, ...(config.moe ? { moe: { ...config.moe } } : {}) }, layers, params: layers.flatMap((l) => l.params) };
 }
 
 /**

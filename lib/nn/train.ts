@@ -9,6 +9,7 @@ import { mulberry32 } from "../random.js";
 import { cpuOps } from "./ops.js";
 import { AdamW, type AdamWOptions } from "./AdamW.js";
 import type { Ops } from "./types.js";
+import type { MoeLayer, MoeStats } from "./moeLayer.js";
 
 /**
  * The default model size used by the chapters (small enough to train in a browser tab): 8 characters of
@@ -55,14 +56,18 @@ export interface TrainOptions {
  * Trains a fresh model with AdamW on random windows of the sonnets.
  *
  * @param o steps, sizes, seeds and precision
- * @returns the trained model, the mean training loss at every step (nats per character)
+ * With MoE blocks (`model.moe`), the loss is the cross-entropy only; the auxiliary losses' gradients join in
+ * backward, each block's DeepSeek-V3 bias is updated after each step (when `biasUpdateRate` > 0), and
+ * `moeStats[step][block]` keeps every block's router statistics.
+ *
+ * @returns the trained model, the mean training loss at every step (nats per character), and the MoE blocks' statistics per step (empty lists without experts)
  * @throws {RangeError} `steps must be an integer >= 1, got 0`
  * @example
  * const { losses } = train({ steps: 150 }); // falls below the unigram entropy of the text (train.test.ts)
  * @see nanoGPT `train.py` (the zero_grad / forward / backward / step loop); PyTorch torch.optim.AdamW docs;
  *   Loshchilov & Hutter 2019, Decoupled Weight Decay Regularization
  */
-export function train(o: TrainOptions): { model: Model; losses: number[]; vocab: Vocab } {
+export function train(o: TrainOptions): { model: Model; losses: number[]; vocab: Vocab; moeStats: MoeStats[][] } {
   if (!Number.isInteger(o.steps) || o.steps < 1) throw new RangeError(`steps must be an integer >= 1, got ${o.steps}`);
   const { vocab, tokens } = corpus();
   const cfg = { ...DEFAULT_MODEL, ...o.model, vocabSize: vocab.size };
@@ -70,7 +75,7 @@ export function train(o: TrainOptions): { model: Model; losses: number[]; vocab:
   const opt = new AdamW(model.params, { lr: 1e-2, ...o.adamw });
   const rng = mulberry32(o.dataSeed ?? 0);
   const ops = o.ops ?? cpuOps();
-  const losses: number[] = [];
+  const losses: number[] = [], moeStats: MoeStats[][] = [];
   for (let s = 0; s < o.steps; s++) {
     const batch = sampleBatch(tokens, { batchSize: o.batchSize ?? 8, seqLen: o.seqLen ?? 16, contextLength: cfg.contextLength }, rng);
     opt.zeroGrad();
@@ -78,6 +83,12 @@ export function train(o: TrainOptions): { model: Model; losses: number[]; vocab:
     backward(model, f, 1 / f.tokenCount, ops);
     opt.step();
     losses.push(f.loss);
+    const stats: MoeStats[] = [];
+    model.layers.forEach((l, i) => {
+      const m = f.cache.saved[i].moe;
+      if (l.kind === "moe" && m) { (l as MoeLayer).updateExpertBias(m.stats.routedPerExpert); stats.push(m.stats); }
+    });
+    moeStats.push(stats);
   }
-  return { model, losses, vocab };
+  return { model, losses, vocab, moeStats };
 }

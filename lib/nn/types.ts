@@ -3,6 +3,7 @@
  */
 import type { Format, Precision, Quantize } from "./precision.js";
 import type { MatmulShape } from "./matmul.js";
+import type { MoeSaved } from "./moeLayer.js";
 
 /** A trainable tensor: its values and the gradient accumulated into it by `backward`. */
 export interface Param {
@@ -46,6 +47,8 @@ export interface Saved {
   extra: Float32Array[];
   /** Memory these tensors occupy in the compute format (token ids: 4 bytes each). */
   bytes: number;
+  /** An MoE block's routing, expert activations and router statistics (moeLayer only). */
+  moe?: MoeSaved;
 }
 
 /**
@@ -56,7 +59,7 @@ export interface Saved {
  */
 export interface Layer {
   name: string;
-  kind: "embedding" | "linear" | "residual-mlp" | "self-attention";
+  kind: "embedding" | "linear" | "residual-mlp" | "self-attention" | "moe";
   params: Param[];
   /** Input features per row. */
   inFeatures: number;

@@ -23,3 +23,4 @@ export { uniformValues, logUniformValues } from "./seededValues.js";
 export { mulberry32 } from "../random.js";
 export { fastRound, fastRounder, bf16round, castArray, roundArrayInPlace, TRAIN_FORMATS, type TrainFormat } from "./fastRound.js";
 export type { TrainQuantizedOptions, TrainQuantizedResult } from "./trainQuantized.js";
+export { fp8Rounder, type Fp8FormatName } from "./fp8Rounder.js";

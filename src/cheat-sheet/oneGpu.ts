@@ -4,6 +4,7 @@ import { parameterCount, parseModelConfig, bytesPerParam, modelStateBytes, activ
 import { loadPresetText } from "../../lib/memory/loadPresetText.js";
 import { simulateCheckpointing, sqrtSegments } from "../../lib/accumulation-checkpointing/index.js";
 import { GRAD_SCALER_DEFAULTS } from "../../lib/amp/updateScale.js";
+import { DELAYED_SCALING_DEFAULTS, MX_BLOCK_SIZE, fp8Max, mxScaleExponent, scaleFromAmax } from "../../lib/amp/fp8/index.js";
 import { standardAttentionIO, flashAttentionIO, flashBlockSizes } from "../../lib/flash-attention/index.js";
 import { SOPHIAG_DEFAULTS, hessianSchedule } from "../../lib/sophia/index.js";
 import { bytes, int, mib, num, type Formula } from "./format.js";
@@ -56,6 +57,15 @@ export const ONE_GPU: Formula[] = [
   { slug: "amp", anchor: "why-fp32-master-weights", name: "A lost update",
     formula: "w − lr·g rounds back to w when |lr·g| &lt; ulp(w)/2",
     example: `near 1: below ${num(ulp("fp16", 1) / 2)} in fp16, ${num(ulp("fp32", 1) / 2, 3)} in fp32` },
+  { slug: "amp", anchor: "the-recipe-which-tensors-are-fp-8", name: "FP8 training's three GEMMs (HYBRID)",
+    formula: "Fprop y = x·W: x, W in E4M3; Dgrad dx = dy·Wᵀ: dy in E5M2, W in E4M3; Wgrad dW = xᵀ·dy: x in E4M3, dy in E5M2; results in bf16, weights and optimizer states in fp32",
+    example: `E4M3 up to ±${fp8Max("fp8-e4m3")}, E5M2 up to ±${int(fp8Max("fp8-e5m2"))}` },
+  { slug: "amp", anchor: "delayed-scaling", name: "FP8 per-tensor scale",
+    formula: "q = fp8(x·s), read back as q/s; s = fp32(fp8_max·2<sup>−margin</sup>) / amax, the amax measured just before the cast (current scaling) or the largest of the last L steps' (delayed scaling)",
+    example: `amax 3 in E4M3: s = ${num(scaleFromAmax(3, fp8Max("fp8-e4m3")), 7)}; Transformer Engine's DelayedScaling defaults: history ${DELAYED_SCALING_DEFAULTS.amaxHistoryLen}, "${DELAYED_SCALING_DEFAULTS.amaxComputeAlgo}", margin ${DELAYED_SCALING_DEFAULTS.margin}` },
+  { slug: "amp", anchor: "current-scaling-and-block-wise-scaling", name: "MXFP8's block scale",
+    formula: "each block of k elements shares 2<sup>e</sup> (E8M0): the OCP rule e = ⌊log<sub>2</sub> amax⌋ − 8 (values above 448 clamped), Transformer Engine's e = ⌈log<sub>2</sub>(amax/448)⌉; DeepSeek-V3's block-wise scaling: 1 × 128 tiles of activations and gradients, 128 × 128 blocks of weights",
+    example: `k = ${MX_BLOCK_SIZE}; block amax 500: e = ${mxScaleExponent(500, "ocp")} (OCP, 500 → 448), e = ${mxScaleExponent(500, "te")} (TE, 500 → ${500 / 2 ** mxScaleExponent(500, "te")})` },
   { slug: "flash-attention", anchor: "the-online-softmax-and-the-logsumexp", name: "Online softmax, one block of scores s<sub>j</sub>",
     formula: "m′ = max(m, max<sub>j</sub> s<sub>j</sub>); ℓ′ = e<sup>m − m′</sup>ℓ + Σ<sub>j</sub> e<sup>s<sub>j</sub> − m′</sup>; acc′ = e<sup>m − m′</sup>acc + Σ<sub>j</sub> e<sup>s<sub>j</sub> − m′</sup>v<sub>j</sub>; output acc/ℓ, logsumexp m + log ℓ" },
   { slug: "flash-attention", anchor: "slow-memory-traffic-standard-versus-flash-attention", name: "HBM traffic of attention",
