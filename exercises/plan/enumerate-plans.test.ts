@@ -2,7 +2,7 @@ import * as fc from "fast-check";
 import { callSafely, defineExercise, fail, property } from "../harness/index.js";
 import { parseModelConfig, type ModelArch } from "../../lib/memory/index.js";
 import { loadPresetText } from "../../lib/memory/loadPresetText.js";
-import { clusterPreset, enumeratePlans as lib, evaluatePlan, planLabel, searchPlans, type Cluster, type Plan, type Workload } from "../../lib/plan/index.js";
+import { clusterPreset, enumeratePlans as lib, evaluatePlan, planLabel, searchPlans, THREE_D_SPACE, type Cluster, type Plan, type Workload } from "../../lib/plan/index.js";
 import type { ArchView, enumeratePlans, PlanView, SpaceView } from "./enumerate-plans.js";
 
 type F = typeof enumeratePlans;
@@ -15,7 +15,8 @@ function fullArch(a: ArchView): ModelArch {
 }
 const fullCluster = (c: { gpusPerNode: number; nodes: number }): Cluster => ({ ...clusterPreset("64x-h100-80gb"), gpusPerNode: c.gpusPerNode, nodes: c.nodes });
 const workload = (globalBatch: number): Workload => ({ globalBatch, seqLen: 2048, precision: "bf16", optimizer: "adamw" });
-const reference: F = (arch, cluster, globalBatch, space) => lib(fullArch(arch), fullCluster(cluster), workload(globalBatch), space);
+// The exercise is the 3D search: no context or expert parallelism, no FP8 (THREE_D_SPACE), as its contract states.
+const reference: F = (arch, cluster, globalBatch, space) => lib(fullArch(arch), fullCluster(cluster), workload(globalBatch), { ...space, ...THREE_D_SPACE });
 
 async function sameSet(f: F, args: Parameters<F>, hint = HINT): Promise<PlanView[]> {
   const got = await callSafely(f, args, { name: "enumeratePlans", hint });
@@ -91,7 +92,7 @@ export default defineExercise<F>({
           const mine = await callSafely(f, [{ numHeads: arch.numHeads, numKvHeads: arch.numKvHeads, numLayers: arch.numLayers }, { gpusPerNode: cluster.gpusPerNode, nodes: cluster.nodes }, batch, space], { name: "enumeratePlans", hint: HINT });
           if (!Array.isArray(mine)) fail(`${name}: enumeratePlans returned ${typeof mine}`, HINT);
           const got = rankWith(mine, arch, cluster, w).slice(0, 5);
-          const want = searchPlans(arch, cluster, w, space).ranked.slice(0, 5).map((r) => r.label);
+          const want = searchPlans(arch, cluster, w, { ...space, ...THREE_D_SPACE }).ranked.slice(0, 5).map((r) => r.label);
           if (got.join("\n") !== want.join("\n")) {
             fail(`${name}: the planner's top plans differ.\n  with yours:   ${got.join(" | ") || "(none fits)"}\n  reference:    ${want.join(" | ")}`, HINT);
           }

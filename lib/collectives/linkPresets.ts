@@ -42,6 +42,7 @@ const NVLINK3_LINK = 600e9 / 12 / 2;
  * | nvlink3-link | 25 GB/s (= {@link DEFAULT_COST_MODEL}) |
  * | a100-nvswitch | 300 GB/s |
  * | h100-nvswitch | 450 GB/s |
+ * | h800-nvswitch | 200 GB/s |
  * | b200-nvswitch | 900 GB/s |
  * | mi300x-infinity-fabric | 448 GB/s |
  * | net-50g, net-100g, net-200g, net-400g | 6.25, 12.5, 25, 50 GB/s |
@@ -77,6 +78,11 @@ export const LINK_PRESETS: readonly LinkPreset[] = Object.freeze([
     id: "h100-nvswitch", name: "H100 SXM in an NVSwitch node (DGX/HGX H100): 18 NVLink-4 links", alphaS: ALPHA_S, bandwidthBytesPerS: 900e9 / 2,
     derivation: "900 GB/s total per GPU ÷ 2 directions = 450 GB/s per direction",
     source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), \"Fourth-Generation NVLink\"",
+  },
+  {
+    id: "h800-nvswitch", name: "H800 SXM in an NVSwitch node (the export variant of the H100): NVLink at 400 GB/s", alphaS: ALPHA_S, bandwidthBytesPerS: 400e9 / 2,
+    derivation: "400 GB/s total per GPU ÷ 2 directions = 200 GB/s per direction",
+    source: "NVIDIA H800 Tensor Core GPU datasheet (SXM: NVLink 400 GB/s); DeepSeek-AI 2024, DeepSeek-V3 Technical Report §3.2.2 (NVLink 160 GB/s achieved, IB 50 GB/s)",
   },
   {
     id: "b200-nvswitch", name: "B200 in an NVSwitch node (DGX/HGX B200): fifth-generation NVLink", alphaS: ALPHA_S, bandwidthBytesPerS: 1800e9 / 2,

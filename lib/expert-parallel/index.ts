@@ -10,7 +10,7 @@ export { expertParallelMoe } from "./expertParallelMoe.js";
 export { trainExpertParallel, type TrainExpertParallelOptions, type TrainExpertParallelResult } from "./trainExpertParallel.js";
 export { maskedRankGroups } from "./maskedRankGroups.js";
 export { moeParallelGroups, type MoeParallelSizes, type MoeParallelGroups } from "./moeParallelGroups.js";
-export { activeParameters, moeParameterSplit, moeMemoryPerGpu, type MoeParameterSplit, type MoeMemoryLayout, type MoeMemoryPerGpu } from "./moeMemory.js";
+export { activeParameters, moeParameterSplit, moeMemoryPerGpu, moeActivationBytes, type MoeParameterSplit, type MoeMemoryLayout, type MoeMemoryPerGpu, type MoeActivationBytes } from "./moeMemory.js";
 export { groupLimitedTopK, tokenCopies, meanTokenCopies, type TokenCopies } from "./nodeLimitedRouting.js";
 export { smallestCapacityFactor } from "./smallestCapacityFactor.js";
 export { diagnoseDispatch } from "./diagnoseDispatch.js";

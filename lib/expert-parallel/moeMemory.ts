@@ -112,3 +112,47 @@ export function moeMemoryPerGpu(s: MoeParameterSplit, l: MoeMemoryLayout): MoeMe
   const optimizerBytes = (denseParams / shard[0] + expertParams / shard[1]) * b.optimizerStates;
   return { denseParams, expertParams, expertDp, parameterBytes, gradientBytes, optimizerBytes, totalBytes: parameterBytes + gradientBytes + optimizerBytes };
 }
+
+/**
+ * What an MoE block (router, routed and shared experts) and, for comparison, the dense GPT MLP of
+ * Korthikanti et al. keep for the backward pass on one GPU.
+ * @see the sources of {@link moeActivationBytes}
+ */
+export interface MoeActivationBytes {
+  /** The MoE block's stored tensors: the router's input and probabilities, the k·n dispatched token copies, their first GEMM's output and the activation's output, and the same for the shared experts. */
+  moe: number;
+  /** The 4h GPT MLP's share of Korthikanti et al.'s sbh·34: its input and dropout mask (2e + 1 bytes per token and channel, split by t only with sequence parallelism) and its two 4h-wide tensors (8e, split by t). */
+  denseMlp: number;
+}
+
+/**
+ * Activation bytes of one MoE block on one GPU, for a micro-batch of n tokens (b·s/C) under tensor (expert
+ * tensor) parallelism t and balanced routing: each GPU's local experts hold k·n token copies in all, whatever
+ * the expert-parallel size (the expert grid regroups the same tokens), so
+ *
+ *   moe = rows·h·e + rows·E·4 + k·n·(h + (u + 1)·I_e/t)·e + [I_s > 0] n·(h + (u + 1)·I_s/t)·e,
+ *
+ * with rows = n/t under sequence parallelism (else n), u = 2 for a gated MLP (gate and up) and 1 otherwise, fp32
+ * router probabilities; beside the dense GPT MLP that chapter 2's per-layer count holds in its place,
+ * denseMlp = rows·h·(2e + 1) + 8e·n·h/t (Korthikanti et al.: the MLP's input and dropout mask, and its two 4h-wide tensors).
+ * The planner adds moe − denseMlp per MoE layer to chapter 2's estimate.
+ * @param o n tokens, h, E, k, I_e, I_s, gated, t, sequence parallelism, bytes per element e
+ * @returns {moe, denseMlp} in bytes
+ * @throws {RangeError} `tokens must be an integer >= 1, got 0` (likewise hiddenSize, numExperts, tensorParallel); `topK must be an integer in [1, numExperts = 8], got 9`
+ * @example moeActivationBytes({ tokens: 4096, hiddenSize: 4096, numExperts: 8, topK: 2, expertIntermediateSize: 14336, sharedIntermediateSize: 0, gated: true, tensorParallel: 1, sequenceParallel: false, bytesPerElement: 2 }).moe
+ *   // 4096·4096·2 + 4096·8·4 + 2·4096·(4096 + 3·14336)·2 = 805,437,440: Mixtral's block keeps 2.3 × the dense MLP's 352,321,536
+ * @see Korthikanti et al. 2022, §4.1 (the MLP's 19·sbh of the 34·sbh); Megatron-LM d98e8a6 `core/transformer/moe/experts.py` (`TEGroupedMLP`: fc1, activation, fc2
+ *   over the permuted tokens) and `token_dispatcher.py` (the k copies gathered per expert); Jiang et al. 2024, *Mixtral of Experts*, §2
+ */
+export function moeActivationBytes(o: { tokens: number; hiddenSize: number; numExperts: number; topK: number; expertIntermediateSize: number; sharedIntermediateSize: number; gated: boolean; tensorParallel: number; sequenceParallel: boolean; bytesPerElement: number }): MoeActivationBytes {
+  for (const [k, v] of [["tokens", o.tokens], ["hiddenSize", o.hiddenSize], ["numExperts", o.numExperts], ["tensorParallel", o.tensorParallel]] as const) {
+    if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`${k} must be an integer >= 1, got ${v}`);
+  }
+  if (!Number.isInteger(o.topK) || o.topK < 1 || o.topK > o.numExperts) throw new RangeError(`topK must be an integer in [1, numExperts = ${o.numExperts}], got ${o.topK}`);
+  const { tokens: n, hiddenSize: h, topK: k, tensorParallel: t, bytesPerElement: e } = o;
+  const rows = o.sequenceParallel ? n / t : n, u = o.gated ? 2 : 1;
+  const shared = o.sharedIntermediateSize > 0 ? n * (h + ((u + 1) * o.sharedIntermediateSize) / t) * e : 0;
+  const moe = rows * h * e + rows * o.numExperts * 4 + k * n * (h + ((u + 1) * o.expertIntermediateSize) / t) * e + shared;
+  const denseMlp = rows * h * (2 * e + 1) + (8 * e * n * h) / t;
+  return { moe: Math.ceil(moe), denseMlp: Math.ceil(denseMlp) };
+}

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { normalizeArgv } from "../normalizeArgv.js";
 import { basename } from "node:path";
 import { didYouMean } from "../suggest.js";
 import { parseModelConfig, type ModelArch } from "./parseModelConfig.js";
@@ -75,6 +76,7 @@ Usage: npm run estimate -- --model <preset|path/to/config.json> [options]
   --fsdp-config FILE the Trainer's --fsdp_config JSON (with --fsdp words)
   --megatron-args F  a Megatron-LM launch (script or command line): model, layout, batch, precision,
                        distributed optimizer (ZeRO-1), recomputation; instead of --model and those flags
+                       (--gpus replaces its torchrun world size)
   --gpu-mem G        GiB per GPU: also say whether the PEAK fits          (default: not judged)
   --json             print {params, perGpu: {…, total}, peak: {lines, total}, …} in bytes
   --verbose          also print the convention (what is and is not counted)
@@ -104,28 +106,6 @@ function gibibytes(flag: string, v: string): number {
   const max = MAX[flag] ?? Number.MAX_SAFE_INTEGER;
   if (!(n > 0) || n > max) throw new UsageError(`--${flag} must be a number of GiB above 0 and at most ${max.toLocaleString("en-US")}, got ${JSON.stringify(v)}`);
   return n;
-}
-
-/**
- * Prepares argv for parseArgs: `--gpus -1` becomes `--gpus=-1` (so the range
- * check, not parseArgs, answers), and a flag given twice is an error.
- */
-function normalizeArgv(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = argv[i + 1];
-    if (/^--[a-z-]+$/.test(a) && next !== undefined && /^-[\d.]/.test(next)) { out.push(`${a}=${next}`); i++; }
-    else out.push(a);
-  }
-  const seen = new Set<string>();
-  for (const a of out) {
-    const name = a.startsWith("--") ? a.slice(2).split("=")[0] : undefined;
-    if (name === undefined) continue;
-    if (seen.has(name)) throw new UsageError(`--${name} is given twice; give each option once`);
-    seen.add(name);
-  }
-  return out;
 }
 
 function choice<T extends string>(flag: string, v: string | undefined, allowed: readonly T[], fallback: T): T {

@@ -62,7 +62,7 @@ export function megatronSetup(values: Values, text: string): { run: MegatronLaun
     setup: {
       arch: run.arch, numGpus: world / run.contextParallel, tensorParallel: run.tensorParallel, pipelineParallel: run.pipelineParallel, sequenceParallel: run.sequenceParallel,
       microBatch: run.microBatch, ...(m !== undefined && run.pipelineParallel > 1 ? { microBatches: m } : {}), seqLen: run.seqLen / run.contextParallel,
-      precision: run.precision, zeroStage: run.distributedOptimizer ? 1 : 0, recompute: run.recompute, attention: run.attention,
+      precision: run.precision, zeroStage: run.zeroStage, loss: "megatron" as const, recompute: run.recompute, attention: run.attention,
       ...(run.virtualStages > 1 ? { pipelineSchedule: "interleaved" as const, virtualStages: run.virtualStages } : {}),
     },
   };
@@ -104,7 +104,7 @@ export function applyShardingFiles(values: Values, setup: TrainingSetup): string
       if (a.numProcesses !== null && values.gpus === undefined) flags.dataParallel = a.numProcesses / (t * p);
       o = shardingForEstimate({ ...flags, accelerate: a });
     } else o = shardingForEstimate({ ...flags, fsdp });
-    Object.assign(setup, { zeroStage: o.zeroStage, precision: o.precision, offload: o.offload, ...(o.microBatch ? { microBatch: o.microBatch } : {}), ...(o.recompute ? { recompute: o.recompute } : {}), ...(o.numGpus ? { numGpus: o.numGpus } : {}) });
+    Object.assign(setup, { zeroStage: o.zeroStage, precision: o.precision, offload: o.offload, ...(o.microBatch ? { microBatch: o.microBatch } : {}), ...(o.recompute ? { recompute: o.recompute } : {}), ...(o.numGpus ? { numGpus: o.numGpus } : {}), ...(o.ampDesign && values["amp-design"] === undefined ? { ampDesign: o.ampDesign } : {}) });
     return o.notes;
   } catch (e) {
     if (e instanceof ConfigFileError) throw e;

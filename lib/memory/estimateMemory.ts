@@ -4,7 +4,7 @@ import { architectureNotes } from "./architectureNotes.js";
 import { bytesPerParam, modelStateBytes, type AmpDesign, type Offload, type OptimizerName, type Precision, type ZeroStage } from "./modelStateBytes.js";
 import { type Recompute } from "./activationBytes.js";
 import { firstStageActivationBytes, inFlightChunks, type PipelineSchedule } from "./firstStageActivationBytes.js";
-import { peakBytes, transientBytes, type Attention, type TransientLine } from "./peakMemory.js";
+import { peakBytes, transientBytes, type Attention, type LossKernel, type TransientLine } from "./peakMemory.js";
 import { checkTensorParallelSize, tpModelConfig } from "../tensor-parallel/config.js";
 
 /**
@@ -42,6 +42,8 @@ export interface TrainingSetup {
   attention?: Attention;
   /** Mixed-precision design, default "deepspeed" (16-bit model, fp32 master in the optimizer); "torch" = PyTorch AMP with DDP, zeroStage 0. */
   ampDesign?: AmpDesign;
+  /** Whose cross-entropy the output runs: "hf" (default, Hugging Face's ForCausalLMLoss) or "megatron" (Megatron-LM's vocab-parallel kernel). */
+  loss?: LossKernel;
   /** PyTorch DDP's `gradient_as_bucket_view` (default false, PyTorch's default): true removes the bucket copy of the gradients. */
   gradientAsBucketView?: boolean;
 }
@@ -198,7 +200,7 @@ export function estimateMemory(s: TrainingSetup): MemoryEstimate {
     arch: s.arch, paramsPerShard, seqLen: s.seqLen, microBatch: s.microBatch, tensorParallel: t, sequenceParallel: s.sequenceParallel ?? false,
     recompute: s.recompute ?? "none", attention, bytesPerElement: s.precision === "fp32" ? 4 : 2, zeroStage: s.zeroStage,
     gatheredBytesPerParam: working.parameters + working.gradients, largestLayerParams: s.arch ? Math.ceil(largestLayerParams(s.arch) / t) : 0,
-    autocastCasts: torchAmp,
+    autocastCasts: torchAmp, loss: s.loss ?? "hf",
   });
   if (!s.arch && s.zeroStage === 3) notes.push("ZeRO-3's gathered layer: unknown without an architecture (give a config.json)");
   return {

@@ -17,7 +17,7 @@ export {
 } from "./deepspeedEstimators.js";
 export { loraEstimate, type LoraEstimate, type LoraTarget } from "./loraEstimate.js";
 export { estimateMemory, fitsInMemory, CONVENTION, type MemoryBreakdown, type MemoryEstimate, type PeakEstimate, type TrainingSetup } from "./estimateMemory.js";
-export { transientBytes, peakBytes, type Attention, type PeakPhase, type TransientLine, type TransientOptions } from "./peakMemory.js";
+export { transientBytes, peakBytes, type Attention, type LossKernel, type PeakPhase, type TransientLine, type TransientOptions } from "./peakMemory.js";
 export { trainingFlopsPerToken, achievedFlopsPerGpu, largestPlausibleParams, A100_DENSE_FP16_FLOPS, type ThroughputRun } from "./trainingFlops.js";
 export { PRESET_NAMES, MOE_PRESET_NAMES, PLANNER_PRESET_NAMES, isPresetName, type PresetName } from "./presets.js";
 export { GiB, formatGiB } from "./units.js";

@@ -26,6 +26,11 @@ describe("parseModelConfig(config)", () => {
     expect(() => parseModelConfig({ model_type: "phimoe" })).toThrow(/model_type "phimoe" is not supported/);
   });
 
+  it("refuses a model whose parameter count is beyond exact integers, naming the fields (it used to answer \"params must be an integer >= 0\" for a positive count)", () => {
+    const huge = { ...llama(), num_hidden_layers: 1_000_000, hidden_size: 65536, intermediate_size: 262144, num_attention_heads: 64, num_key_value_heads: 64 };
+    expect(() => parseModelConfig(huge)).toThrow(/^config\.json: 1000000 layers of hidden_size 65536 make 6\.87e\+16 parameters, beyond 2\^53/);
+    expect(parseModelConfig({ ...llama(), num_hidden_layers: 1 }).numLayers).toBe(1);
+  });
   it("names a missing field", () => {
     const c = llama();
     delete c.num_hidden_layers;

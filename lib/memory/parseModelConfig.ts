@@ -2,6 +2,7 @@ import { ConfigFields, show } from "./configFields.js";
 import { DENSE_LLAMA_STYLE, readLlamaStyle } from "./llamaStyle.js";
 import { MOE_TYPES, readMoeConfig } from "./parseMoeConfig.js";
 import type { ModelArch } from "./modelArch.js";
+import { parameterCount } from "./parameterCount.js";
 
 export type { ModelArch, ModelFamily, MoeArch, MlaArch } from "./modelArch.js";
 
@@ -35,11 +36,21 @@ export const LLAMA_STYLE_TYPES: readonly string[] = [...Object.keys(DENSE_LLAMA_
  *   `config.json: field "hidden_size" is missing (…)`, or
  *   `config.json: field "n_head" must be a positive integer, got "12"`
  * @throws RangeError when heads do not divide the width or the KV heads, or
- *   `config.json: model_type "bert" is not supported; supported: gpt2, gpt_neox and the Llama-style llama, mistral, …`
+ *   `config.json: model_type "bert" is not supported; supported: gpt2, gpt_neox and the Llama-style llama, mistral, …`, or
+ *   `config.json: 1000000 layers of hidden_size 65536 make 6.87e+16 parameters, beyond 2^53 …` (no byte count would be exact)
  * @example parseModelConfig({ model_type: "gpt2", vocab_size: 50257, n_embd: 768, n_layer: 12, n_head: 12, n_positions: 1024 }).numLayers // 12
  * @see https://huggingface.co/docs/transformers/main_classes/configuration
  */
 export function parseModelConfig(config: unknown): ModelArch {
+  const arch = readArch(config);
+  const total = parameterCount(arch).total;
+  if (!Number.isSafeInteger(total)) {
+    throw new RangeError(`config.json: ${arch.numLayers} layers of hidden_size ${arch.hiddenSize} make ${total.toExponential(2)} parameters, beyond 2^53 (9.0e+15), where byte counts stop being exact integers: check num_hidden_layers, hidden_size and intermediate_size`);
+  }
+  return arch;
+}
+
+function readArch(config: unknown): ModelArch {
   let raw: unknown = config;
   if (typeof config === "string") {
     try {

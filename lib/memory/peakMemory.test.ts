@@ -72,6 +72,18 @@ describe("estimateMemory(setup).peak — the transient lines", () => {
     expect(r.peak.lines[0]!.bytes).toBe(8 * 8 * 1024 * 50257);
   });
 
+  it("Megatron-LM's cross-entropy: the 16-bit logits and one fp32 softmax that its backward overwrites with the gradient, (2 + 4)·b·s·V/t, not Hugging Face's 2 · 4·b·s·V", () => {
+    const run = { arch: llama13, numGpus: 8, zeroStage: 1 as const, precision: "bf16" as const, optimizer: "adamw" as const, microBatch: 2, seqLen: 4096, tensorParallel: 2, attention: "flash" as const };
+    const logits = (o: object) => estimateMemory({ ...run, ...o }).peak.lines.find((l) => l.name === "logitsFp32")!;
+    // _VocabParallelCrossEntropy at d98e8a6: vocab_parallel_logits.float() (4 bytes) beside the bf16 output (2); the saved softmax becomes grad_input in place
+    expect(logits({ loss: "megatron" }).bytes).toBe(((2 + 4) * 2 * 4096 * 32000) / 2);
+    expect(logits({ loss: "megatron" }).source).toMatch(/Megatron-LM .*cross_entropy\.py/);
+    expect(logits({ loss: "megatron", precision: "fp32" }).bytes).toBe((4 * 2 * 4096 * 32000) / 2); // .float() of fp32 logits is the same tensor
+    expect(logits({}).bytes).toBe((2 * 4 * 2 * 4096 * 32000) / 2); // the default stays Hugging Face's
+    fc.assert(fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 8192 }), (b, s) =>
+      logits({ loss: "megatron", microBatch: b, seqLen: s }).bytes * 4 === logits({ microBatch: b, seqLen: s }).bytes * 3), { numRuns: 30 });
+  });
+
   it("peakBytes adds the always lines and the larger phase only", () => {
     const L = (bytes: number, phase: "always" | "output" | "layer") => ({ name: "x", bytes, phase, what: "", source: "" });
     expect(peakBytes(100, [L(5, "always"), L(30, "output"), L(10, "layer"), L(15, "layer")])).toBe(135);

@@ -10,6 +10,14 @@ import { activationBytesPerLayer, type Recompute } from "./activationBytes.js";
 export type Attention = "eager" | "flash";
 
 /**
+ * Whose cross-entropy computes the loss: Hugging Face's `ForCausalLMLoss` ("hf", fp32 logits and
+ * their fp32 gradient) or Megatron-LM's vocab-parallel kernel ("megatron": one fp32 softmax, kept
+ * for backward and overwritten by the gradient in place, beside the 16-bit logits).
+ * @see {@link transientBytes}
+ */
+export type LossKernel = "hf" | "megatron";
+
+/**
  * When a transient line is alive: on top of the steady state "always"; at the
  * "output" (the loss and its gradient, before the backward reaches the last
  * layer); or while one "layer" runs (its forward, or its recomputation in
@@ -58,6 +66,8 @@ export interface TransientOptions {
   largestLayerParams: number;
   /** PyTorch AMP (autocast): 16-bit copies of the fp32 weights live during forward. */
   autocastCasts: boolean;
+  /** Whose cross-entropy runs at the output (default "hf"). */
+  loss?: LossKernel;
 }
 
 /**
@@ -70,7 +80,9 @@ export interface TransientOptions {
  *   the attention core of one layer, 5as²b; with none, nothing is rebuilt.
  * - attentionScoresFp32 (layer, eager attention of Llama-style models): the fp32
  *   softmax output of one layer, 4·a·s²·b/t bytes, before it is cast back to 16 bits.
- * - logitsFp32 (output): the fp32 logits and their gradient, 2 · 4·b·s·V/t.
+ * - logitsFp32 (output): the fp32 logits and their gradient, 2 · 4·b·s·V/t; with Megatron-LM's
+ *   kernel the 16-bit logits beside one fp32 softmax that becomes the gradient in place, (2 + 4)·b·s·V/t
+ *   (4·b·s·V/t in fp32 training, where the logits are already fp32).
  * - gatheredLayer (always, ZeRO-3): the largest layer's gathered 16-bit weights
  *   and gradients, DeepSpeed's `4 * largest_layer_params`.
  * - autocastCasts (always, PyTorch AMP): 2 bytes per parameter of 16-bit weight copies.
@@ -111,7 +123,11 @@ export function transientBytes(o: TransientOptions): TransientLine[] {
         source: "Hugging Face modeling_llama.py, eager_attention_forward (softmax dtype=torch.float32)",
       });
     }
-    lines.push({
+    lines.push(o.loss === "megatron" ? {
+      name: "logitsFp32", bytes: Math.ceil(((o.bytesPerElement === 4 ? 4 : o.bytesPerElement + 4) * b * s * V) / t), phase: "output",
+      what: o.bytesPerElement === 4 ? "fp32 logits, whose softmax becomes the gradient in place, 4·b·s·V" : "16-bit logits and one fp32 softmax that becomes the gradient in place, (2 + 4)·b·s·V",
+      source: "Megatron-LM megatron/core/tensor_parallel/cross_entropy.py (_VocabParallelCrossEntropy: logits.float(), the softmax saved, its backward writes the gradient into it) at d98e8a6",
+    } : {
       name: "logitsFp32", bytes: Math.ceil((2 * 4 * b * s * V) / t), phase: "output",
       what: "fp32 logits and their gradient at the output, 2 · 4·b·s·V",
       source: "Hugging Face loss_utils.py ForCausalLMLoss (logits upcast to fp32 for the loss); cross-entropy's gradient has the logits' shape",

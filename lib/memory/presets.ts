@@ -14,19 +14,18 @@ export const PRESET_NAMES = [
 ] as const;
 
 /**
- * The presets that are mixtures of experts: the planner (chapter 12) does not
- * model expert parallelism, so it offers the others ({@link PLANNER_PRESET_NAMES}).
+ * The presets that are mixtures of experts (the planner of chapter 12 searches them with expert parallelism).
  * @example MOE_PRESET_NAMES.includes("mixtral-8x7b") // true
  * @see configs/SOURCES.txt (Mixtral-8x7B, Qwen1.5-MoE-A2.7B, DeepSeek-V3)
  */
 export const MOE_PRESET_NAMES: readonly PresetName[] = ["mixtral-8x7b", "qwen1.5-moe-a2.7b", "deepseek-v3"];
 
 /**
- * The presets the planner offers: every dense one.
- * @example PLANNER_PRESET_NAMES.includes("deepseek-v3") // false
+ * The presets the planner offers: every one (it models mixtures of experts with expert parallelism, chapter 14).
+ * @example PLANNER_PRESET_NAMES.includes("deepseek-v3") // true
  * @see {@link MOE_PRESET_NAMES}
  */
-export const PLANNER_PRESET_NAMES: readonly PresetName[] = PRESET_NAMES.filter((n) => !MOE_PRESET_NAMES.includes(n));
+export const PLANNER_PRESET_NAMES: readonly PresetName[] = PRESET_NAMES;
 
 /**
  * One of {@link PRESET_NAMES}.

@@ -26,19 +26,23 @@ export function megatronIterationFlops(o: { batch: number; seqLen: number; numLa
 }
 
 /**
- * Parameters that take part in matrix products, N of PaLM's count: every parameter
- * but the learned position table and an untied input embedding (a table lookup is
- * not a product); a tied embedding counts once, as the output layer. This is what
- * nanoGPT's `get_num_params()` returns for its tied GPT-2.
+ * Parameters that take part in a token's matrix products, N of PaLM's count: every parameter
+ * a token goes through but the learned position table and an untied input embedding (a table
+ * lookup is not a product); a tied embedding counts once, as the output layer. This is what
+ * nanoGPT's `get_num_params()` returns for its tied GPT-2. With experts, a token goes through k
+ * of the E routed experts of each MoE layer: N counts the active parameters (lib/memory's
+ * `activeParameters`), as MoE reports count their "activated" parameters (DeepSeek-V3: 37B of 671B).
  * @param arch the model
  * @returns N
  * @throws the errors of lib/memory's `parameterCount`
  * @example matmulParams(gpt2) // 124,439,808 − 786,432 = 123,653,376 (the 1024 × 768 position table left out)
- * @see karpathy/nanoGPT `model.py` (`get_num_params`, `estimate_mfu`); Chowdhery et al. 2022, *PaLM*, Appendix B
+ * @example matmulParams(mixtral_8x7b) // 12,879,925,248 active − 131,072,000 input embedding = 12,748,853,248
+ * @see karpathy/nanoGPT `model.py` (`get_num_params`, `estimate_mfu`); Chowdhery et al. 2022, *PaLM*, Appendix B;
+ *   DeepSeek-AI 2024, *DeepSeek-V3 Technical Report*, §1 (671B total, 37B activated per token)
  */
 export function matmulParams(arch: ModelArch): number {
   const p = parameterCount(arch);
-  return p.total - p.positions - (arch.tiedEmbeddings ? 0 : p.embedding);
+  return p.activeParameters - p.positions - (arch.tiedEmbeddings ? 0 : p.embedding);
 }
 
 /**

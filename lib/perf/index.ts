@@ -5,6 +5,7 @@
  */
 export { checkRoofline, gemmTime, memoryTimeS, GEMM_TILE, type Roofline, type GemmShape } from "./roofline.js";
 export { attentionCoreTime, type AttentionWork } from "./attentionCoreTime.js";
+export { moeBlockTime, type MoeBlockShape, type MoeBlockTime, type LinearGemms } from "./moeBlockTime.js";
 export { transformerLayerTime, type LayerShape, type LayerWork, type LayerTime, type Linear } from "./transformerLayerTime.js";
 export { megatronIterationFlops, matmulParams, palmFlopsPerToken } from "./flopCounts.js";
-export { GPU_PRESETS, gpuPreset, gpuRoofline, ACHIEVED_HBM_FRACTION, type GpuSpec } from "./gpuPresets.js";
+export { GPU_PRESETS, gpuPreset, gpuRoofline, gpuFp8Roofline, ACHIEVED_HBM_FRACTION, type GpuSpec } from "./gpuPresets.js";

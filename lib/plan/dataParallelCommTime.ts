@@ -34,6 +34,12 @@ export interface DataParallelCommOptions {
   overlapParamGather?: boolean;
   /** Bytes of a gradient element on the wire, when not `bytesPerElement` (Megatron reduces bf16 gradients in fp32: 4). */
   gradBytesPerElement?: number;
+  /**
+   * The experts' own data-parallel group under expert parallelism: the expert shard (experts/(t·ep·p) parameters) is reduced over
+   * the expert-data-parallel group (d·C/ep ranks, lib/expert-parallel's `moeParallelGroups`), while `shardParams` and `dataParallel`
+   * are the dense part and its d·C ranks. The two groups' collectives run in the same schedule, one after the other.
+   */
+  expertGroup?: { shardParams: number; dataParallel: number; link: CostModel };
 }
 
 /** One collective of a step: what it carries, how often, behind what it can hide. */
@@ -58,7 +64,9 @@ export interface DataParallelCollective {
  *   during non gradient accumulation boundaries as well"), then the all-gather;
  * - stage 3: per micro-batch an all-gather before forward, one before backward, a reduce-scatter.
  * The list and its volumes come from the zero chapter's `zeroStepCommunication`; this function
- * times each call on the link and says what computation it can hide behind.
+ * times each call on the link and says what computation it can hide behind. Under expert parallelism
+ * (`expertGroup`) each call also reduces (or gathers) the expert shard over the expert-data-parallel group:
+ * its time is the dense group's call plus the experts'.
  * @param o see {@link DataParallelCommOptions}
  * @returns the collectives (none when d = 1)
  * @throws RangeError as {@link dataParallelCommTime}
@@ -73,21 +81,26 @@ export function dataParallelCollectives(o: DataParallelCommOptions): DataParalle
     if (!Number.isFinite(o[k]) || o[k] < 0) throw new RangeError(`${k} must be a finite number >= 0, got ${o[k]}`);
   }
   if (o.dataParallel === 1) return [];
-  // The volumes and their schedule are the zero chapter's count; what hides them is this chapter's.
-  const step = zeroStepCommunication({
-    stage: o.zeroStage, dataParallel: o.dataParallel, numParams: o.shardParams, gradAccumSteps: o.microBatches,
-    ...(o.zeroStage === 1 || o.zeroStage === 2 ? { multiRankBucketAllreduce: o.bucketAllReduce ?? true } : {}),
-  });
   const gradBytes = o.gradBytesPerElement ?? o.bytesPerElement;
-  return step.collectives.map((c): DataParallelCollective => {
+  // The volumes and their schedule are the zero chapter's count; what hides them is this chapter's.
+  const group = (numParams: number, P: number, link: CostModel): DataParallelCollective[] => zeroStepCommunication({
+    stage: o.zeroStage, dataParallel: P, numParams, gradAccumSteps: o.microBatches,
+    ...(o.zeroStage === 1 || o.zeroStage === 2 ? { multiRankBucketAllreduce: o.bucketAllReduce ?? true } : {}),
+  }).collectives.map((c): DataParallelCollective => {
     // A per-owner reduce moves what a reduce-scatter moves, (P − 1)/P of the buffer per rank: timed as one.
     const kind = c.kind === "all-reduce" ? "ring-all-reduce" : c.kind === "reduce" ? "reduce-scatter" : c.kind;
     const behind = o.zeroStage === 3 && c.when !== "after-step" ? "busy"
       : c.tensor === "gradients" ? (o.overlapGradReduce ?? true ? "backward" : "none")
       : o.overlapParamGather ? "next-forward" : "none";
     const bytes = c.tensor === "gradients" ? gradBytes : o.bytesPerElement;
-    return { kind, tensor: c.tensor, behind, timesPerStep: c.timesPerStep, timeS: collectiveCost(kind, c.elements, o.dataParallel, o.link, bytes).timeS };
+    return { kind, tensor: c.tensor, behind, timesPerStep: c.timesPerStep, timeS: collectiveCost(kind, c.elements, P, link, bytes).timeS };
   });
+  const dense = group(o.shardParams, o.dataParallel, o.link);
+  const x = o.expertGroup;
+  if (!x || x.dataParallel === 1 || x.shardParams === 0) return dense;
+  // Same stage, same micro-batches: the experts' list is the dense one's, call for call; each call is the two groups' in turn.
+  const experts = group(x.shardParams, x.dataParallel, x.link);
+  return dense.map((c, i) => ({ ...c, timeS: c.timeS + experts[i].timeS }));
 }
 
 /**

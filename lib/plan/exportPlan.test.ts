@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import * as fc from "fast-check";
 import { parseModelConfig } from "../memory/index.js";
+import { readAccelerateConfig } from "../zero/readAccelerateConfig.js";
 import { loadPresetText } from "../memory/loadPresetText.js";
-import { clusterPreset, exportPlan, type Plan, type Workload } from "./index.js";
+import { clusterPreset, exportPlan, megatronPlan, readMegatronLaunch, runNote, type Plan, type Workload } from "./index.js";
 
 const llama = parseModelConfig(loadPresetText("llama-2-70b"));
 const c = clusterPreset("64x-h100-80gb");
@@ -46,6 +48,36 @@ describe("exportPlan", () => {
     const gpt2 = parseModelConfig(loadPresetText("gpt2"));
     const a = exportPlan({ ...megatron, tensorParallel: 4, pipelineParallel: 1, dataParallel: 16, gradAccum: 64, microBatch: 1 }, gpt2, c, { ...w, seqLen: 1024 }, "megatron");
     for (const flag of ["--swiglu", "--normalization", "--position-embedding-type", "--untie-embeddings", "--disable-bias-linear"]) expect(a).not.toContain(flag);
+  });
+  it("Megatron-LM: writes the overlaps the planner times (Megatron's defaults are off) and turns Megatron's default dropout (0.1) off for a model trained without it", () => {
+    const a = exportPlan(megatron, llama, c, w, "megatron");
+    for (const flag of ["--overlap-grad-reduce", "--overlap-param-gather", "--attention-dropout 0.0", "--hidden-dropout 0.0"]) expect(a).toContain(flag);
+    const ddp = exportPlan({ ...megatron, zeroStage: 0 }, llama, c, w, "megatron");
+    expect(ddp).toContain("--overlap-grad-reduce");
+    expect(ddp).not.toContain("--overlap-param-gather"); // Megatron: only with the distributed optimizer
+    const gpt2 = exportPlan({ ...megatron, tensorParallel: 4, pipelineParallel: 1, dataParallel: 16, gradAccum: 64 }, parseModelConfig(loadPresetText("gpt2")), c, { ...w, seqLen: 1024 }, "megatron");
+    expect(gpt2).not.toContain("dropout"); // GPT-2 trains with dropout 0.1, Megatron's default
+  });
+  it("property: the Megatron export reads back (readMegatronLaunch) as the same plan and workload, with the overlaps the planner timed", () => {
+    fc.assert(fc.property(fc.constantFrom(1, 2, 4, 8), fc.constantFrom(1, 2, 4, 8), fc.constantFrom(0, 1), fc.constantFrom("none", "selective", "full"), fc.boolean(), (t, p, z, r, sp) => {
+      const d = 64 / (t * p);
+      const plan: Plan = { dataParallel: d, tensorParallel: t, pipelineParallel: p, zeroStage: z, offload: "none", recompute: r as Plan["recompute"], sequenceParallel: sp && t > 1, attention: "flash", microBatch: 1, gradAccum: w.globalBatch / d };
+      const run = readMegatronLaunch(`${exportPlan(plan, llama, c, w, "megatron")} --vocab-size ${llama.vocabSize}`, { worldSize: 64 });
+      expect(megatronPlan(run, "adamw")).toEqual({ plan, workload: w });
+      expect(run.runtime).toMatchObject({ overlapGradReduce: true, overlapParamGather: z === 1, dropout: false });
+    }), { seed: 12, numRuns: 60 });
+  });
+  it("says what the file cannot hold: the Trainer's batch arguments (an accelerate config has no batch keys), gradient checkpointing, the attention kernel", () => {
+    const y = exportPlan(dp, llama, c, w, "fsdp");
+    expect(y.split("\n")[0]).toBe('# not in this file: --per_device_train_batch_size 2 --gradient_accumulation_steps 8, and attn_implementation="flash_attention_2" when loading the model');
+    // The comment changes nothing accelerate reads: the file reads back as the plan.
+    expect(readAccelerateConfig(y, "export.yaml")).toMatchObject({ distributedType: "FSDP", mixedPrecision: "bf16", numProcesses: 64, numMachines: 8, fsdp: { strategy: "FULL_SHARD", offloadParams: true, activationCheckpointing: true } });
+    expect(runNote(dp, "deepspeed")).toBe('not in this file: --gradient_checkpointing, and attn_implementation="flash_attention_2" when loading the model');
+    expect(runNote({ ...dp, recompute: "selective", attention: "eager" }, "deepspeed")).toMatch(/^not in this file: selective recomputation is Megatron's .* the Trainer has none/);
+    expect(runNote({ ...dp, recompute: "none", attention: "eager" }, "deepspeed")).toBe("");
+    expect(runNote(megatron, "megatron")).toBe("");
+    // Megatron's export holds no tokenizer; read back without one, pretrain_gpt.py's GPT2BPETokenizer would set the vocabulary
+    expect(runNote(megatron, "megatron", 32000)).toMatch(/^not in this file: the data and tokenizer arguments .* whose vocabulary must be the model's 32,000 \(without --tokenizer-type pretrain_gpt\.py takes GPT2BPETokenizer's 50,257\)$/);
   });
   it("torchrun: one line per node of the cluster", () => {
     const t = exportPlan(dp, llama, c, w, "torchrun");

@@ -11,22 +11,22 @@ import type { SearchResult } from "./searchPlans.js";
  * launch, the distributed optimizer as ZeRO-1 (its fp32 master weights and
  * optimizer states sharded over data parallelism, Megatron's
  * `--use-distributed-optimizer`), no offload, the recomputation, attention
- * and micro-batch; gradient accumulation = global batch / (micro × d).
+ * and micro-batch, context and expert parallelism, FP8; gradient accumulation = global batch / (micro × d).
  * @param run from readMegatronLaunch, with its world size known
  * @param optimizer the optimizer the workload counts ("adamw": Megatron's default Adam)
  * @returns `{plan, workload}`
- * @throws RangeError `the Megatron launch needs a world size: …`; `--context-parallel-size 2 is not in the planner's search …`
+ * @throws RangeError `the Megatron launch needs a world size: …`
  * @example megatronPlan(run, "adamw").plan.zeroStage // 1 with --use-distributed-optimizer
  * @see NVIDIA/Megatron-LM docs, distributed optimizer (ZeRO-1-like sharding of the main params and optimizer states); Narayanan et al. 2021 §3
  */
 export function megatronPlan(run: MegatronLaunch, optimizer: Workload["optimizer"]): { plan: Plan; workload: Workload } {
   if (run.dataParallel === null || run.globalBatch === null) throw new RangeError("the Megatron launch needs a world size: give torchrun's --nproc_per_node/--nnodes in the text, or --gpus");
-  if (run.contextParallel > 1) throw new RangeError(`--context-parallel-size ${run.contextParallel} is not in the planner's search (context parallelism is not modelled)`);
   const gradAccum = run.globalBatch / (run.microBatch * run.dataParallel);
   return {
     plan: {
-      dataParallel: run.dataParallel, tensorParallel: run.tensorParallel, pipelineParallel: run.pipelineParallel, zeroStage: run.distributedOptimizer ? 1 : 0,
+      dataParallel: run.dataParallel, tensorParallel: run.tensorParallel, pipelineParallel: run.pipelineParallel, zeroStage: run.zeroStage,
       offload: "none", recompute: run.recompute, sequenceParallel: run.sequenceParallel, attention: run.attention, microBatch: run.microBatch, gradAccum,
+      ...(run.contextParallel > 1 ? { contextParallel: run.contextParallel } : {}), ...(run.expertParallel > 1 ? { expertParallel: run.expertParallel } : {}), ...(run.fp8 ? { fp8: true } : {}),
     },
     workload: { globalBatch: run.globalBatch, seqLen: run.seqLen, precision: run.precision, optimizer },
   };

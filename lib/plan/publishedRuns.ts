@@ -3,7 +3,7 @@ import { palmFlopsPerToken } from "../perf/index.js";
 import { clusterOf, type Cluster } from "./clusterPresets.js";
 import { evaluatePlan } from "./evaluatePlan.js";
 import { gptArch } from "./gptArch.js";
-import type { Plan, Workload } from "./planLabel.js";
+import { planSizes, type Plan, type Workload } from "./planLabel.js";
 import { stepTime, type RuntimeOptions } from "./stepTime.js";
 
 /**
@@ -89,7 +89,7 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = Object.freeze([
  * @see {@link PUBLISHED_RUNS}
  */
 export function predictPublishedRun(run: PublishedRun): { predicted: number; published: number; ratio: number; mfu: number; fits: boolean; peakBytes: number; totalS: number } {
-  const N = run.plan.dataParallel * run.plan.tensorParallel * run.plan.pipelineParallel;
+  const N = planSizes(run.plan).gpus; // d·t·p·C
   const time = stepTime(run.arch, run.plan, run.cluster, run.workload, { runtime: run.runtime });
   const tokensPerS = (run.workload.globalBatch * run.workload.seqLen) / time.totalS;
   const mfu = (palmFlopsPerToken(run.arch, run.workload.seqLen) * tokensPerS) / (N * run.cluster.gpu.peakFlops16);

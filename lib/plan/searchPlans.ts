@@ -2,7 +2,7 @@ import type { ModelArch } from "../memory/index.js";
 import type { Cluster } from "./clusterPresets.js";
 import { enumeratePlans, type PlanSpace } from "./enumeratePlans.js";
 import { evaluatePlan, type EvaluateOptions, type PlanResult } from "./evaluatePlan.js";
-import type { Plan, Workload } from "./planLabel.js";
+import { planLabel, type Plan, type Workload } from "./planLabel.js";
 import { tpModelConfig, validTensorParallelSizes } from "../tensor-parallel/config.js";
 
 /**
@@ -16,25 +16,54 @@ export interface SearchResult {
   rejected: PlanResult[];
   /** How many plans were judged. */
   searched: number;
+  /** Plans left unjudged because they are dominated: FP8 twins of plans over GPU memory (FP8 only adds memory: its weight copies). */
+  pruned: number;
+}
+
+/**
+ * Judges plans in order ({@link evaluatePlan}), skipping the FP8 twin of a plan over GPU memory: the twin is
+ * the same plan with FP8 GEMMs, which keeps every byte of the 16-bit plan and adds the weights' FP8 copies, so it
+ * cannot fit either (enumeratePlans lists a plan's twin right after it).
+ * @param arch the model
+ * @param plans plans, as enumeratePlans lists them (or any slice of them)
+ * @param cluster the cluster
+ * @param workload the workload
+ * @param options step-time assumptions, price and a search's memo (`cache`)
+ * @returns `{results, pruned}`: the judged plans and how many twins were skipped
+ * @throws RangeError from {@link evaluatePlan}
+ * @example judgePlans(arch, enumeratePlans(arch, cluster, workload), cluster, workload).pruned
+ * @see {@link searchPlans}
+ */
+export function judgePlans(arch: ModelArch, plans: readonly Plan[], cluster: Cluster, workload: Workload, options: EvaluateOptions = {}): { results: PlanResult[]; pruned: number } {
+  const results: PlanResult[] = [];
+  let pruned = 0, previous: PlanResult | undefined;
+  for (const p of plans) {
+    const twin = p.fp8 && previous && !previous.plan.fp8 && previous.label === planLabel({ ...p, fp8: false });
+    if (twin && previous!.reason?.startsWith("needs")) { pruned++; continue; }
+    previous = evaluatePlan(arch, p, cluster, workload, options);
+    results.push(previous);
+  }
+  return { results, pruned };
 }
 
 /**
  * Searches every well-formed plan ({@link enumeratePlans}) and judges each
- * ({@link evaluatePlan}): the ones that run ranked by throughput, the others
+ * ({@link evaluatePlan}) but the dominated ones ({@link judgePlans}): the ones that run ranked by throughput, the others
  * kept with the reason they were rejected.
  * @param arch the model
  * @param cluster the cluster
  * @param workload the workload
  * @param space restrictions of the search, e.g. `{offloads: ["none"]}` for "no offload"
  * @param options step-time assumptions and price
- * @returns `{ranked, rejected, searched}`
+ * @returns `{ranked, rejected, searched, pruned}`
  * @throws RangeError from {@link enumeratePlans} and {@link evaluatePlan}
  * @example searchPlans(llama2_7b, clusterPreset("8x-a100-80gb"), { globalBatch: 64, seqLen: 4096, precision: "bf16", optimizer: "adamw" }).ranked[0].label
  * @see {@link evaluatePlan}
  */
 export function searchPlans(arch: ModelArch, cluster: Cluster, workload: Workload, space: PlanSpace = {}, options: EvaluateOptions = {}): SearchResult {
   const plans = enumeratePlans(arch, cluster, workload, space);
-  return rankResults(plans.map((p) => evaluatePlan(arch, p, cluster, workload, options)));
+  const { results, pruned } = judgePlans(arch, plans, cluster, workload, { ...options, cache: options.cache ?? new Map<string, unknown>() }); // one memo for the whole search
+  return { ...rankResults(results), pruned };
 }
 
 /**
@@ -42,7 +71,7 @@ export function searchPlans(arch: ModelArch, cluster: Cluster, workload: Workloa
  * {@link searchPlans}, for a caller that judges plans in pieces, such as a
  * page that yields to the browser between them).
  * @param results judged plans, from {@link evaluatePlan}
- * @returns `{ranked, rejected, searched}` as {@link searchPlans} returns them (new arrays)
+ * @returns `{ranked, rejected, searched, pruned: 0}` as {@link searchPlans} returns them (new arrays; add the pruned count of {@link judgePlans})
  * @throws nothing
  * @example rankResults(plans.map((p) => evaluatePlan(arch, p, cluster, workload))).ranked[0]
  * @see {@link searchPlans}
@@ -53,7 +82,7 @@ export function rankResults(results: readonly PlanResult[]): SearchResult {
   // the first rejected plan is the closest one a framework would run.
   const kind = (r: PlanResult) => (r.reason!.startsWith("needs") ? 0 : r.reason!.startsWith("offload") ? 1 : 2);
   const rejected = results.filter((r) => !r.fits).sort((a, b) => kind(a) - kind(b) || a.overBytes - b.overBytes);
-  return { ranked, rejected, searched: results.length };
+  return { ranked, rejected, searched: results.length, pruned: 0 };
 }
 
 /**

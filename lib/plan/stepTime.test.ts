@@ -11,7 +11,7 @@ const w: Workload = { globalBatch: 64, seqLen: 2048, precision: "bf16", optimize
 const base: Plan = { dataParallel: 1, tensorParallel: 1, pipelineParallel: 1, zeroStage: 0, offload: "none", recompute: "none", sequenceParallel: false, attention: "flash", microBatch: 4, gradAccum: 16 };
 const oneGpu = { ...clusterPreset("8x-a100-80gb"), gpusPerNode: 1 };
 const a100 = clusterPreset("8x-a100-80gb");
-const EXPOSED = ["computeS", "recomputeS", "tpCommS", "pipelineBubbleS", "pipelineSendS", "dataParallelExposedS", "overlapSlowdownS", "optimizerS", "offloadExposedS"] as const;
+const EXPOSED = ["computeS", "recomputeS", "tpCommS", "pipelineBubbleS", "pipelineSendS", "dataParallelExposedS", "overlapSlowdownS", "optimizerS", "offloadExposedS", "contextParallelCommS", "expertParallelCommS"] as const;
 const roof = gpuRoofline(a100.gpu, "bf16");
 
 describe("stepTime", () => {
@@ -106,8 +106,8 @@ describe("stepTime", () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: plans.length - 1 }), (i) => {
       const t = stepTime(arch, plans[i], c, w);
       expect(t.totalS).toBeCloseTo(EXPOSED.reduce((s, k) => s + t[k], 0), 9);
-      for (const k of [...EXPOSED, "dataParallelHiddenS", "offloadHiddenS", "tpCommHiddenS"] as const) expect(Number.isFinite(t[k]) && t[k] >= 0, k).toBe(true);
-      expect(t.overlapSlowdownS).toBeCloseTo((t.dataParallelHiddenS * 20) / c.gpu.numSMs, 12);
+      for (const k of [...EXPOSED, "dataParallelHiddenS", "offloadHiddenS", "tpCommHiddenS", "contextParallelHiddenS"] as const) expect(Number.isFinite(t[k]) && t[k] >= 0, k).toBe(true);
+      expect(t.overlapSlowdownS).toBeCloseTo(((t.dataParallelHiddenS + t.contextParallelHiddenS) * 20) / c.gpu.numSMs, 12);
     }), { numRuns: 200 });
   });
   it("bad assumptions name the option", () => {

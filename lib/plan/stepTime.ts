@@ -4,10 +4,13 @@ import { ADAM_BYTES_PER_ELEMENT, DEFAULT_OFFLOAD_HARDWARE } from "../offload/ind
 import { memoryTimeS } from "../perf/index.js";
 import type { Cluster } from "./clusterPresets.js";
 import { dataParallelCommTime } from "./dataParallelCommTime.js";
-import { gpuRoofline } from "../perf/gpuPresets.js";
+import { expertParallelCommTime } from "./expertParallelCommTime.js";
+import { contextParallelCommTime, type CpCommType } from "./contextParallelCommTime.js";
+import { gpuFp8Roofline, gpuRoofline } from "../perf/gpuPresets.js";
 import { microBatchTime, type TensorParallelRuntime } from "./microBatchTime.js";
-import type { Plan, Workload } from "./planLabel.js";
+import { planSizes, type Plan, type Workload } from "./planLabel.js";
 import { planRuntime } from "./planRuntime.js";
+import { memo } from "./memo.js";
 
 /**
  * The framework switches that change a step's time. Defaults: what the planner's exports
@@ -30,6 +33,10 @@ export interface RuntimeOptions extends Partial<TensorParallelRuntime> {
   virtualStages?: number;
   /** Hidden and attention dropout (default: the GPT-2 family has it). */
   dropout?: boolean;
+  /** Megatron `--cp-comm-type`: "p2p" (the ring, its default) or "allgather" (Llama 3's). */
+  cpCommType?: CpCommType;
+  /** The framework the plan was read from (a Megatron-LM launch); default: {@link planRuntime}'s guess from t, p and the ZeRO stage. */
+  framework?: "megatron" | "deepspeed";
 }
 
 /**
@@ -54,12 +61,18 @@ export interface StepTimeOptions {
   cpuAdamParamsPerS?: number;
   /** Framework switches ({@link RuntimeOptions}). */
   runtime?: RuntimeOptions;
+  /**
+   * A memo of the parts many plans share (one micro-batch's time, the data-parallel collectives), for a search that
+   * judges thousands of plans of ONE model, cluster, workload and set of options: searchPlans makes one per search.
+   * Results are the same with or without it.
+   */
+  cache?: Map<string, unknown>;
 }
 
 /**
  * One optimizer step of a plan, in seconds, by cause. `totalS` is the sum of the exposed
  * terms (`computeS + recomputeS + tpCommS + pipelineBubbleS + pipelineSendS + dataParallelExposedS
- * + overlapSlowdownS + optimizerS + offloadExposedS`); the `…HiddenS` terms are the parts hidden behind computation.
+ * + overlapSlowdownS + optimizerS + offloadExposedS + contextParallelCommS + expertParallelCommS`); the `…HiddenS` terms are the parts hidden behind computation.
  * @see {@link stepTime}
  */
 export interface StepTime {
@@ -84,6 +97,11 @@ export interface StepTime {
   /** Offload transfers and the CPU optimizer step that nothing hides, and those hidden. */
   offloadExposedS: number;
   offloadHiddenS: number;
+  /** Context parallelism's key/value exchange that attention does not hide, and the part it hides (0 with C = 1). */
+  contextParallelCommS: number;
+  contextParallelHiddenS: number;
+  /** Expert parallelism's all-to-alls (dispatch and combine, forward and backward), on the critical path (0 with ep = 1). */
+  expertParallelCommS: number;
   totalS: number;
   /** Where `computeS` goes. */
   breakdown: { gemmS: number; attentionS: number; elementwiseS: number; edgeS: number };
@@ -131,7 +149,9 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
   if (!Number.isSafeInteger(v) || v < 1 || (v > 1 && Math.ceil(arch.numLayers / p) % v !== 0)) {
     throw new RangeError(`runtime.virtualStages must be an integer >= 1 dividing the stage's layers, got ${v}`);
   }
-  const megatron = planRuntime(plan) === "megatron";
+  const megatron = planRuntime(plan, rt) === "megatron";
+  const { C, ep } = planSizes(plan);
+  const dC = d * C; // the data-parallel group of the dense parameters: Megatron reduces over DP × CP
   const G = cluster.gpusPerNode;
   const topology: NodeTopology = {
     gpusPerNode: G,
@@ -141,41 +161,64 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
   const e = commBytes(workload);
   const r = gpuRoofline(cluster.gpu, workload.precision);
   const tpLink = groupCostModel(topology, t, membersPerNode(t, 1, G));
-  const mb = microBatchTime(arch, plan, workload.seqLen, r, tpLink, { tpBackwardOverlap: rt.tpBackwardOverlap ?? true, tpCommOverlap: rt.tpCommOverlap ?? false, balanceEdgeStages: rt.balanceEdgeStages ?? false }, { bytesPerElement: e, dropout: rt.dropout });
-  const perMicroBatchS = mb.computeS + mb.recomputeS + mb.tpExposedS;
+  const mbKey = `${t} ${p} ${C} ${ep} ${plan.microBatch} ${plan.sequenceParallel} ${plan.attention} ${plan.recompute} ${plan.fp8 ?? false}`;
+  const mb = memo(options.cache, `mb ${mbKey}`, () => microBatchTime(arch, plan, workload.seqLen, r, tpLink,
+    { tpBackwardOverlap: rt.tpBackwardOverlap ?? true, tpCommOverlap: rt.tpCommOverlap ?? false, balanceEdgeStages: rt.balanceEdgeStages ?? false },
+    { bytesPerElement: e, dropout: rt.dropout, cache: options.cache, ...(plan.fp8 ? { fp8: gpuFp8Roofline(cluster.gpu) } : {}) }));
+  const tokens = (plan.microBatch * workload.seqLen) / C; // one rank's tokens per micro-batch
 
-  // Pipeline: the bubble and the boundary messages.
+  // Expert parallelism: chapter 14's all-to-alls, on the critical path.
+  const expertPerMicroBatchS = ep > 1 && mb.moeLayers > 0 ? memo(options.cache, `ep ${mbKey}`, () => expertParallelCommTime({
+    tokens: Math.ceil(plan.sequenceParallel ? tokens / t : tokens), hiddenSize: arch.hiddenSize, topK: arch.moe!.topK, expertParallel: ep, stride: t,
+    topology, moeLayers: mb.moeLayers, bytesPerElement: e, fullRecompute: plan.recompute === "full",
+  }).perMicroBatchS) : 0;
+  // Context parallelism: chapter 13's ring (or all-gather) on the CP group, t ranks apart (Megatron's order tp-cp-…).
+  const cpPerNode = membersPerNode(C, t, G);
+  const cp = C > 1 ? memo(options.cache, `cp ${mbKey}`, () => contextParallelCommTime({
+    commType: rt.cpCommType ?? "p2p", seqLen: workload.seqLen, contextParallel: C, microBatch: plan.microBatch, numHeads: arch.numHeads, numKvHeads: arch.numKvHeads,
+    headDim: arch.headDim, tensorParallel: t, bytesPerElement: e, attentionFlopsPerS: r.peakFlops * r.attentionEfficiency,
+    ringLink: C <= cpPerNode ? topology.intraNode : topology.interNodePerGpu, groupLink: groupCostModel(topology, C, cpPerNode),
+    layers: mb.layers, fullRecompute: plan.recompute === "full", cache: options.cache,
+  })) : undefined;
+  const contextPerMicroBatchS = cp?.exposedS ?? 0, contextHiddenPerMicroBatchS = cp?.hiddenS ?? 0;
+  const perMicroBatchS = mb.computeS + mb.recomputeS + mb.tpExposedS + contextPerMicroBatchS + expertPerMicroBatchS;
+
+  // Pipeline: the bubble and the boundary messages (Megatron's order tp-cp-ep-dp-pp: stages t·C·d ranks apart).
   const pipelineBubbleS = p > 1 ? ((p - 1) / v) * perMicroBatchS : 0;
   let pipelineSendS = 0;
   if (p > 1) {
     const shard = t > 1 && (plan.sequenceParallel || (rt.scatterGather ?? true)) ? t : 1;
-    const crossNodes = t * d >= G;
+    const crossNodes = t * dC >= G;
     const link = crossNodes ? topology.interNodePerGpu : topology.intraNode;
-    const boundary = plan.microBatch * workload.seqLen * arch.hiddenSize;
+    const boundary = tokens * arch.hiddenSize;
     let msg = messageTimeS((boundary * e) / shard, link);
     if (shard > 1 && !plan.sequenceParallel) msg += collectiveCost("all-gather", boundary, t, tpLink, e).timeS; // rematerialised over NVLink
     pipelineSendS = (v > 1 ? 2 * (p - 1) : 2 * (m + p - 1)) * msg;
   }
 
-  // Data parallelism on this stage's parameters.
-  const psi = parameterCount(arch).total;
-  const shardParams = Math.ceil(psi / (t * p));
+  // Data parallelism on this stage's parameters: the dense part over d·C ranks, the experts (under expert
+  // parallelism) over their expert-data-parallel group of d·C/ep ranks, ep·t apart (lib/expert-parallel moeParallelGroups).
+  const count = memo(options.cache, "parameters", () => parameterCount(arch));
+  const experts = ep > 1 ? count.experts : 0;
+  const shardParams = Math.ceil((count.total - experts) / (t * p));
+  const expertShard = Math.ceil(experts / (t * ep * p)), expertDp = dC / ep;
   let dataParallelExposedS = 0, dataParallelHiddenS = 0;
-  if (d > 1) {
-    const dpLink = groupCostModel(topology, d, membersPerNode(d, t, G));
+  if (dC > 1) {
+    const dpLink = groupCostModel(topology, dC, membersPerNode(dC, t, G));
     const gradFp32 = megatron && workload.precision === "bf16" && !(rt.gradReduceInBf16 ?? false);
-    ({ exposedS: dataParallelExposedS, hiddenS: dataParallelHiddenS } = dataParallelCommTime({
-      zeroStage: plan.zeroStage, shardParams, dataParallel: d, microBatches: m, link: dpLink, bytesPerElement: e,
+    ({ exposedS: dataParallelExposedS, hiddenS: dataParallelHiddenS } = memo(options.cache, `dp ${mbKey} ${plan.zeroStage} ${d} ${m} ${megatron}`, () => dataParallelCommTime({
+      zeroStage: plan.zeroStage, shardParams, dataParallel: dC, microBatches: m, link: dpLink, bytesPerElement: e,
       backwardPerMicroBatchS: mb.backwardS, busyPerMicroBatchS: perMicroBatchS,
       bucketAllReduce: megatron && plan.zeroStage === 1 ? false : rt.bucketAllReduce ?? true,
       overlapGradReduce: rt.overlapGradReduce ?? true,
       overlapParamGather: megatron && plan.zeroStage === 1 ? rt.overlapParamGather ?? true : false,
       gradBytesPerElement: gradFp32 ? 4 : e,
-    }));
+      ...(experts > 0 ? { expertGroup: { shardParams: expertShard, dataParallel: expertDp, link: groupCostModel(topology, expertDp, membersPerNode(expertDp, t * ep, G)) } } : {}),
+    })));
   }
 
   // The optimizer step on the GPU (or ZeRO-Offload's on the host).
-  const partition = Math.ceil(plan.zeroStage >= 1 ? shardParams / d : shardParams);
+  const partition = Math.ceil(plan.zeroStage >= 1 ? shardParams / dC : shardParams) + (experts > 0 ? Math.ceil(plan.zeroStage >= 1 ? expertShard / expertDp : expertShard) : 0);
   const optimizerS = plan.offload === "none" ? memoryTimeS(partition * OPTIMIZER_BYTES[workload.optimizer], r) : 0;
   let offloadExposedS = 0, offloadHiddenS = 0;
   if (plan.offload !== "none") {
@@ -191,22 +234,31 @@ export function stepTime(arch: ModelArch, plan: Plan, cluster: Cluster, workload
     }
   }
 
-  const computeS = m * mb.computeS, recomputeS = m * mb.recomputeS, tpCommS = m * mb.tpExposedS;
+  // FP8: Transformer Engine casts each weight once per step (the first micro-batch), to the FP8 value and its transpose.
+  const fp8CastS = plan.fp8 ? memoryTimeS((shardParams + expertShard) * (e + 2), r) : 0;
+  const computeS = m * mb.computeS + fp8CastS, recomputeS = m * mb.recomputeS, tpCommS = m * mb.tpExposedS;
   const tpCommHiddenS = m * mb.tpHiddenS;
-  const overlapSlowdownS = (dataParallelHiddenS * OVERLAP_COMM_SMS) / cluster.gpu.numSMs;
-  const totalS = computeS + recomputeS + tpCommS + pipelineBubbleS + pipelineSendS + dataParallelExposedS + overlapSlowdownS + optimizerS + offloadExposedS;
+  const contextParallelCommS = m * contextPerMicroBatchS, contextParallelHiddenS = m * contextHiddenPerMicroBatchS, expertParallelCommS = m * expertPerMicroBatchS;
+  const overlapSlowdownS = ((dataParallelHiddenS + contextParallelHiddenS) * OVERLAP_COMM_SMS) / cluster.gpu.numSMs;
+  const totalS = computeS + recomputeS + tpCommS + pipelineBubbleS + pipelineSendS + dataParallelExposedS + overlapSlowdownS + optimizerS + offloadExposedS + contextParallelCommS + expertParallelCommS;
   const scale = (x: number) => m * x;
-  const assumptions = [
+  const dpPerNode = membersPerNode(dC, t, G);
+  // Written out only when read (a search judges thousands of plans and reads the best plan's).
+  const assumptions = (): string[] => [
     `GEMMs at ${(r.matmulEfficiency * 100).toFixed(1)} % of the ${+(r.peakFlops / 1e12).toFixed(1)} TFLOP/s peak times their wave efficiency; ${plan.attention === "flash" ? `FlashAttention at ${(r.attentionEfficiency * 100).toFixed(0)} %` : "eager attention's s × s scores through HBM"}; elementwise kernels at the HBM bandwidth`,
+    ...(plan.fp8 ? [`FP8 linears (Transformer Engine's recipe) at ${(cluster.gpu.fp8MatmulEfficiency ?? cluster.gpu.matmulEfficiency).fraction * 100 > 0 ? ((cluster.gpu.fp8MatmulEfficiency ?? cluster.gpu.matmulEfficiency).fraction * 100).toFixed(1) : "?"} % of the ${+(cluster.gpu.peakFlops.fp8! / 1e12).toFixed(1)} TFLOP/s FP8 peak${cluster.gpu.fp8MatmulEfficiency ? "" : " (the bf16 fraction: no FP8 measurement)"}, every GEMM input and output gradient cast, weights cast once per step`] : []),
     ...(t > 1 ? [`tensor-parallel ${rt.tpBackwardOverlap ?? true ? "backward collectives overlapped with the weight-gradient GEMMs" : "collectives not overlapped"}${rt.tpCommOverlap ? ", forward ones with --tp-comm-overlap" : ", forward ones exposed"}`] : []),
     ...(p > 1 ? [`1F1B${v > 1 ? ` interleaved over ${v} chunks` : ""}; bubble ${v > 1 ? "(p − 1)/v" : "p − 1"} micro-batch times; ${v > 1 ? "sends overlapped but for fill and drain" : "blocking send/receive pairs"}`] : []),
-    ...(d > 1 ? [`data-parallel group ${t * d <= G ? "inside a node" : `across nodes (${membersPerNode(d, t, G)} per node, ${membersPerNode(d, t, G)} adapters)`}; ${megatron ? "Megatron-LM" : t * p > 1 ? "Megatron-DeepSpeed (ZeRO)" : "DeepSpeed/DDP"} collectives${megatron && workload.precision === "bf16" && !(rt.gradReduceInBf16 ?? false) ? ", gradients reduced in fp32" : ""}`] : []),
+    ...(dC > 1 ? [`data-parallel group${C > 1 ? ` (d × C = ${d} × ${C})` : ""} ${t * dC <= G ? "inside a node" : `across nodes (${dpPerNode} per node, ${dpPerNode} adapters)`}; ${megatron ? "Megatron-LM" : t * p > 1 ? "Megatron-DeepSpeed (ZeRO)" : "DeepSpeed/DDP"} collectives${megatron && workload.precision === "bf16" && !(rt.gradReduceInBf16 ?? false) ? ", gradients reduced in fp32" : ""}`] : []),
+    ...(C > 1 ? [`context parallelism over ${C} ranks (${cpPerNode} per node), ${rt.cpCommType === "allgather" ? "K and V all-gathered before attention, exposed" : "ring attention on a zig-zag split, K and V sent behind the blocks' compute"}`] : []),
+    ...(ep > 1 ? [`experts over ${ep} ranks (${membersPerNode(ep, t, G)} per node), balanced routing, dispatch and combine all-to-alls exposed; expert gradients reduced over ${expertDp} expert-data-parallel rank${expertDp > 1 ? "s" : ""}`] : []),
     ...(plan.offload !== "none" ? [`CPU Adam at ${cpuAdam.toExponential(1)} parameters/s per GPU; no delayed parameter update`] : []),
   ];
+  let written: string[] | undefined;
   return {
     computeS, recomputeS, tpCommS, tpCommHiddenS, pipelineBubbleS, pipelineSendS, dataParallelExposedS, dataParallelHiddenS,
-    overlapSlowdownS, optimizerS, offloadExposedS, offloadHiddenS, totalS,
-    breakdown: { gemmS: scale(mb.breakdown.gemmS), attentionS: scale(mb.breakdown.attentionS), elementwiseS: scale(mb.breakdown.elementwiseS), edgeS: scale(mb.breakdown.edgeS) },
-    assumptions,
+    overlapSlowdownS, optimizerS, offloadExposedS, offloadHiddenS, contextParallelCommS, contextParallelHiddenS, expertParallelCommS, totalS,
+    breakdown: { gemmS: scale(mb.breakdown.gemmS), attentionS: scale(mb.breakdown.attentionS), elementwiseS: scale(mb.breakdown.elementwiseS) + fp8CastS, edgeS: scale(mb.breakdown.edgeS) },
+    get assumptions() { return (written ??= assumptions()); },
   };
 }

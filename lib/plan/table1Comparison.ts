@@ -1,7 +1,7 @@
 import { parameterCount } from "../memory/index.js";
 import { megatronIterationFlops } from "../perf/index.js";
 import { clusterPreset, type Cluster } from "./clusterPresets.js";
-import type { PlanSpace } from "./enumeratePlans.js";
+import { THREE_D_SPACE, type PlanSpace } from "./enumeratePlans.js";
 import { gptArch } from "./gptArch.js";
 import type { MegatronRun } from "./megatronTable1.js";
 import { searchPlans } from "./searchPlans.js";
@@ -18,12 +18,14 @@ export const MEGATRON_2021_RUNTIME: Readonly<RuntimeOptions> = Object.freeze({ t
 
 /**
  * What Megatron-LM offered in April 2021: no distributed optimizer (ZeRO-0), no offload, full
- * recomputation, eager attention, no sequence parallelism; micro-batches 1 to 8.
+ * recomputation, eager attention, no sequence parallelism, no context or expert parallelism, no FP8
+ * (the A100 has none); micro-batches 1 to 8.
  * @example MEGATRON_2021_SPACE.zeroStages // [0]
- * @see Narayanan et al. 2021, §5.1 (activation recomputation, fp16); Korthikanti et al. 2022 (sequence parallelism, 2022)
+ * @see Narayanan et al. 2021, §5.1 (activation recomputation, fp16); Korthikanti et al. 2022 (sequence parallelism, 2022);
+ *   Megatron-LM's context parallelism (`--context-parallel-size`) came with Megatron-Core in 2023
  */
 export const MEGATRON_2021_SPACE: Readonly<PlanSpace> = Object.freeze<PlanSpace>({
-  zeroStages: [0], offloads: ["none"], recomputes: ["full"], attentions: ["eager"], sequenceParallel: [false], microBatches: [1, 2, 4, 8],
+  zeroStages: [0], offloads: ["none"], recomputes: ["full"], attentions: ["eager"], sequenceParallel: [false], microBatches: [1, 2, 4, 8], ...THREE_D_SPACE,
 });
 
 /**

@@ -10,6 +10,18 @@ const base = { train_micro_batch_size_per_gpu: 1 };
 const ws1 = { worldSize: 1 };
 const parse = (extra: Record<string, unknown>) => parseDeepSpeedConfig({ ...base, ...extra }, undefined, ws1);
 
+describe("parseDeepSpeedConfig: the stage as pydantic reads ZeroStageEnum(int, Enum)", () => {
+  // Checked with pydantic 2.13 on a model of DeepSpeedZeroConfig's stage field (extra="forbid", use_enum_values):
+  // "3", " 3", "3.0" and 3.0 give 3, true gives 1; 2.5, "three" and 4 are refused.
+  it("accepts a stage written as a string or a whole float, and says what the Hugging Face Trainer does with a string", () => {
+    for (const v of ["3", " 3", "3.0", 3.0]) expect(parse({ zero_optimization: { stage: v } }).stage).toBe(3);
+    expect(parse({ zero_optimization: { stage: true } }).stage).toBe(1);
+    expect(parse({ zero_optimization: { stage: "3" } }).notes.join("\n")).toMatch(/zero_optimization.stage is "3", not a number: DeepSpeed reads it as a stage .* the Hugging Face Trainer compares it with 3/);
+    expect(parse({ zero_optimization: { stage: 3 } }).notes.join("\n")).not.toMatch(/not a number/);
+    for (const v of [2.5, "three", 4, "4"]) expect(() => parse({ zero_optimization: { stage: v } })).toThrow(/zero_optimization.stage: must be 0, 1, 2 or 3/);
+  });
+});
+
 describe("parseDeepSpeedConfig: the legacy keys DeepSpeed still accepts", () => {
   it("bfloat16 is read as bf16 when bf16 is absent (get_bfloat16_config), and loses to bf16 when both are given", () => {
     const legacy = parse({ bfloat16: { enabled: true } });
@@ -52,6 +64,8 @@ describe("parseDeepSpeedConfig: NVMe offload's aio block and pipelining", () => 
 
   it("an unknown aio key is ignored (get_scalar_param reads six keys) and reported; NVMe without aio notes the defaults", () => {
     expect(parse({ aio: { block_sise: 1 } }).ignored[0]).toMatch(/^aio.block_sise: .* \(did you mean "block_size"\?\)/);
+    // DeepSpeed v0.16.4 (PR #7056) renamed thread_count; a config written for an older release loses it silently.
+    expect(parse({ aio: { thread_count: 2 } }).ignored[0]).toMatch(/^aio.thread_count: not an aio key; .* \(renamed intra_op_parallelism in DeepSpeed v0\.16\.4, PR #7056: write that\)/);
     expect(parse({ zero_optimization: { stage: 3, offload_optimizer: { device: "nvme" } } }).notes).toContain("NVMe offload without an aio block: DeepSpeed uses the aio defaults (block_size 1 MiB, queue_depth 8, …)");
   });
 

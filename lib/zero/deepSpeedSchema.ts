@@ -51,7 +51,11 @@ export const offloadParamSchema = z.strictObject({
 
 /** The zero_optimization fields the course models (aliases already mapped to their stage3_ names). */
 export const zeroModelledSchema = z.object({
-  stage: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: (i) => `must be 0, 1, 2 or 3, got ${JSON.stringify(i.input)}` }).default(0),
+  // ZeroStageEnum(int, Enum) under pydantic v2's lax mode: "3", " 3 ", "3.0", 3.0 and true (1) are stages too.
+  stage: z.preprocess(
+    (v) => (typeof v === "boolean" ? Number(v) : typeof v === "string" && /^\s*[-+]?\d+(\.0*)?\s*$/.test(v) ? Number(v) : v),
+    z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: (i) => `must be 0, 1, 2 or 3, got ${JSON.stringify(i.input)}` }),
+  ).default(0),
   allgather_partitions: laxBool.default(true),
   allgather_bucket_size: laxInt(0).default(ZERO_DEFAULTS.allgather_bucket_size),
   reduce_scatter: laxBool.default(true),

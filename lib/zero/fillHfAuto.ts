@@ -92,7 +92,7 @@ export function fillHfAuto(config: Json, t: HfTrainerArgs | undefined, autoDefau
     const h = t?.hidden_size;
     for (const [key, v] of [["reduce_bucket_size", h && h * h], ["stage3_prefetch_bucket_size", h && Math.floor(0.9 * h * h)], ["stage3_param_persistence_threshold", h && 10 * h]] as const) {
       if (zo[key] !== "auto") continue;
-      if (key !== "reduce_bucket_size" && zo.stage !== 3) { delete zo[key]; notes.push(`zero_optimization.${key} is "auto" at stage ${String(zo.stage ?? 0)}: the Trainer fills it only at stage 3; unused here`); continue; }
+      if (key !== "reduce_bucket_size" && zo.stage !== 3) { delete zo[key]; notes.push(`zero_optimization.${key} is "auto" at stage ${JSON.stringify(zo.stage ?? 0)}: the Trainer fills it only at stage 3 (the number); unused here`); continue; }
       if (!h) throw new TypeError(`zero_optimization.${key} is "auto": the Trainer fills it from the model's hidden_size; give hidden_size`);
       zo[key] = v;
     }

@@ -61,6 +61,23 @@ describe("readAccelerateConfig: accelerate config files (accelerate 16cb6eb)", (
     expect(o).toMatchObject({ zeroStage: 3, precision: "bf16", numGpus: 8 });
   });
 
+  it("a DeepSpeed config offloading to NVMe says where the offloaded bytes live (the drive, not host memory)", () => {
+    const nvme = '{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true}, "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "nvme", "nvme_path": "/nvme"}, "offload_param": {"device": "nvme", "nvme_path": "/nvme"}}}';
+    const o = shardingForEstimate({ deepspeed: nvme, dataParallel: 8, defaults: D });
+    expect(o.offload).toBe("optimizer+params");
+    expect(o.notes.join("\n")).toMatch(/offload to NVMe \(ZeRO-Infinity\): the "\(CPU, offloaded\)" bytes live on the NVMe drive, with pinned CPU buffers/);
+    expect(shardingForEstimate({ deepspeed: nvme.replace(/nvme"/g, 'cpu"'), dataParallel: 8, defaults: D }).notes.join("\n")).not.toMatch(/NVMe/);
+  });
+
+  it("HYBRID_SHARD on one machine (accelerate's default num_machines 1) has one shard group and no replica: FULL_SHARD's memory; across machines it is refused", () => {
+    const cfg = (machines: number, strategy: string) => readAccelerateConfig(`distributed_type: FSDP\nnum_machines: ${machines}\nnum_processes: ${8 * machines}\nfsdp_config:\n  fsdp_sharding_strategy: ${strategy}\n`, "h.yaml");
+    const one = shardingForEstimate({ accelerate: cfg(1, "HYBRID_SHARD"), dataParallel: 8, defaults: D });
+    expect(one).toMatchObject({ zeroStage: 3, numGpus: 8 });
+    expect(one.notes.join("\n")).toMatch(/HYBRID_SHARD on one machine shards over all its GPUs with no replica: counted as FULL_SHARD/);
+    expect(shardingForEstimate({ accelerate: cfg(1, "HYBRID_SHARD_ZERO2"), dataParallel: 8, defaults: D }).zeroStage).toBe(2);
+    expect(() => shardingForEstimate({ accelerate: cfg(2, "HYBRID_SHARD"), dataParallel: 16, defaults: D })).toThrow(/HYBRID_SHARD shards inside a node and replicates across nodes/);
+  });
+
   it("FSDP2 with activation checkpointing: reshard_after_forward true is ZeRO-3, and --recompute full unless given", () => {
     const o = shardingForEstimate({ accelerate: readAccelerateConfig(file("accelerate_fsdp2.yaml"), "fsdp2.yaml"), dataParallel: 8, defaults: D });
     expect(o).toMatchObject({ zeroStage: 3, recompute: "full" });
@@ -84,5 +101,16 @@ describe("readAccelerateConfig: accelerate config files (accelerate 16cb6eb)", (
     expect(shardingForEstimate({ accelerate: readAccelerateConfig("distributed_type: FSDP\nmixed_precision: fp16\n", "a"), dataParallel: 8, precision: "bf16", defaults: D }).precision).toBe("bf16");
     const ds = readAccelerateConfig("distributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\n  offload_optimizer_device: cpu\n  offload_param_device: cpu\nmixed_precision: bf16\n", "a");
     expect(shardingForEstimate({ accelerate: ds, dataParallel: 8, defaults: D })).toMatchObject({ zeroStage: 3, offload: "optimizer+params", precision: "bf16" });
+    expect(shardingForEstimate({ accelerate: ds, dataParallel: 8, defaults: D }).ampDesign).toBeUndefined(); // DeepSpeed's own 16-bit model
+  });
+
+  it("MULTI_GPU (or NO) with mixed_precision bf16/fp16 is PyTorch AMP, torch.autocast around fp32 weights: amp design torch (alignment-handbook's ddp.yaml was counted with DeepSpeed's 16-bit weights)", () => {
+    const ddp = (mp: string) => shardingForEstimate({ accelerate: readAccelerateConfig(`distributed_type: MULTI_GPU\nmixed_precision: ${mp}\nnum_processes: 8\n`, "a"), dataParallel: 8, defaults: D });
+    expect(ddp("bf16")).toMatchObject({ zeroStage: 0, precision: "bf16", ampDesign: "torch" });
+    expect(ddp("fp16").ampDesign).toBe("torch");
+    expect(ddp("bf16").notes[0]).toMatch(/MULTI_GPU \(DDP, no sharding\), bf16 as PyTorch AMP/);
+    expect(ddp("'no'").ampDesign).toBeUndefined(); // fp32: no autocast
+    const fsdp = shardingForEstimate({ accelerate: readAccelerateConfig("distributed_type: FSDP\nmixed_precision: bf16\n", "a"), dataParallel: 8, defaults: D });
+    expect(fsdp.ampDesign).toBeUndefined();
   });
 });

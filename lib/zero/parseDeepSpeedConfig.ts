@@ -125,7 +125,7 @@ export function parseDeepSpeedConfig(input: unknown, trainer?: HfTrainerArgs, op
   if (!fp16On && !bf16On) notes.push("neither fp16 nor bf16 is enabled: DeepSpeed trains in fp32");
   const aioParsed = isObj(filled.aio) ? aioSchema.safeParse(filled.aio) : null;
   if (aioParsed && !aioParsed.success) throw new TypeError(issuesMessage(aioParsed.error.issues, "aio"));
-  if (isObj(filled.aio)) for (const k of Object.keys(filled.aio)) if (!(k in aioSchema.shape)) ignored.push(`aio.${k}: not an aio key; DeepSpeed reads the six it knows with get_scalar_param and ignores the rest${didYouMean(k, Object.keys(aioSchema.shape))}`);
+  if (isObj(filled.aio)) for (const k of Object.keys(filled.aio)) if (!(k in aioSchema.shape)) ignored.push(`aio.${k}: not an aio key; DeepSpeed reads the six it knows with get_scalar_param and ignores the rest${k === "thread_count" ? " (renamed intra_op_parallelism in DeepSpeed v0.16.4, PR #7056: write that)" : didYouMean(k, Object.keys(aioSchema.shape))}`);
   const opt = top.data.optimizer;
   if (opt) {
     const extra = Object.keys(opt.params).filter((k) => !["lr", "betas", "eps", "weight_decay"].includes(k));

@@ -38,6 +38,9 @@ export function readZeroBlock(block: unknown, report: ZeroBlockReport): { data: 
     if (name in zo) { report.notes.push(`zero_optimization: ${k} and ${name} both given; pydantic reads the alias ${name}`); if (k !== name) continue; }
     zo[name] = v;
   }
+  if (typeof zo.stage === "string" || typeof zo.stage === "boolean") {
+    report.notes.push(`zero_optimization.stage is ${JSON.stringify(zo.stage)}, not a number: DeepSpeed reads it as a stage (pydantic's lax int), but the Hugging Face Trainer compares it with 3 (HfDeepSpeedConfig.is_zero3), so under the Trainer a stage 3 gets no zero.Init and no stage-3 "auto" values: write the number`);
+  }
   const unknown = Object.keys(zo).filter((k) => !ZERO_KEYS.includes(k));
   if (unknown.length) throw new TypeError(`zero_optimization: unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (DeepSpeedZeroConfig forbids extra fields)${didYouMean(unknown[0], ZERO_KEYS)}`);
   const legacy = (key: string, replacement: string, value: unknown) => {

@@ -23,6 +23,8 @@ export interface ShardingOverrides {
   recompute?: "full";
   /** The GPU count the file names (accelerate's num_processes), when --gpus was not given. */
   numGpus?: number;
+  /** "torch" for accelerate's MULTI_GPU or NO with fp16/bf16: its mixed_precision is PyTorch AMP (torch.autocast) around fp32 weights. */
+  ampDesign?: "torch";
   /** What was read, one line each, for the CLI's notes. */
   notes: string[];
 }
@@ -38,8 +40,14 @@ export interface EstimateFlags {
   defaults: { microBatch: number; precision: Precision };
 }
 
-function fromStrategy(s: FsdpStrategy | "HYBRID_SHARD_ZERO2", offload: boolean, dp: number, notes: string[]): { zeroStage: 0 | 2 | 3; offload: Offload } {
-  if (s === "HYBRID_SHARD" || s === "HYBRID_SHARD_ZERO2") throw new RangeError(`${s} shards inside a node and replicates across nodes; the estimate shards over all data-parallel GPUs: use FULL_SHARD with --gpus set to one node`);
+function fromStrategy(given: FsdpStrategy | "HYBRID_SHARD_ZERO2", offload: boolean, dp: number, notes: string[], machines?: number): { zeroStage: 0 | 2 | 3; offload: Offload } {
+  let s = given as FsdpStrategy;
+  if (given === "HYBRID_SHARD" || given === "HYBRID_SHARD_ZERO2") {
+    // One machine: the shard group is every GPU and there is no replica, so the memory is FULL_SHARD's (SHARD_GRAD_OP's).
+    if (machines !== 1) throw new RangeError(`${given} shards inside a node and replicates across nodes; the estimate shards over all data-parallel GPUs: use FULL_SHARD with --gpus set to one node`);
+    s = given === "HYBRID_SHARD" ? "FULL_SHARD" : "SHARD_GRAD_OP";
+    notes.push(`${given} on one machine shards over all its GPUs with no replica: counted as ${s}`);
+  }
   const m = fsdpToZero(s, dp);
   const stage = m.zeroAnalogue as 0 | 2 | 3;
   if (!offload) return { zeroStage: stage, offload: "none" };
@@ -63,7 +71,10 @@ function fromStrategy(s: FsdpStrategy | "HYBRID_SHARD_ZERO2", offload: boolean, 
  * --precision is given (accelerate launch's --mixed_precision overrides the file).
  * FSDP: FULL_SHARD → stage 3, SHARD_GRAD_OP → stage 2 (full parameters during
  * forward and backward, as the peak counts them), NO_SHARD → stage 0;
- * HYBRID_SHARD shards over a node only, which the estimate cannot express: an error.
+ * HYBRID_SHARD shards over a node only, which the estimate cannot express across
+ * nodes (an error); an accelerate config on one machine (num_machines 1) has one
+ * shard group and no replica, so HYBRID_SHARD counts as FULL_SHARD there and
+ * HYBRID_SHARD_ZERO2 as SHARD_GRAD_OP.
  *
  * @param o one of `deepspeed` (JSON text), `fsdp` (words), `fsdpConfig` (with `fsdp`), `accelerate`; and {@link EstimateFlags}
  * @returns {@link ShardingOverrides}
@@ -98,6 +109,8 @@ export function shardingForEstimate(o: EstimateFlags & { deepspeed?: string; fsd
   // Chapter 9's rule (lib/offload resolveOffloadConfig): parameters go to the CPU only with the optimizer.
   if (ds.offloadParam && !ds.offloadOptimizer) throw new RangeError("zero_optimization.offload_param needs zero_optimization.offload_optimizer too: the course models parameter offload only with the optimizer offloaded (ZeRO-Infinity's placement)");
   const offload: Offload = ds.offloadParam ? "optimizer+params" : ds.offloadOptimizer ? "optimizer" : "none";
+  const nvme = [ds.offloadOptimizer, ds.offloadParam].filter((x) => x?.device === "nvme").length;
+  if (nvme) notes.push(`offload to NVMe (ZeRO-Infinity): the "(CPU, offloaded)" bytes live on the NVMe drive${nvme === 2 || !ds.offloadParam ? "" : " for the part offloaded there"}, with pinned CPU buffers for the transfers (buffer_count × buffer_size), not in host memory`);
   if (ds.precision === "fp32" && !o.precision) notes.push("the config enables neither fp16 nor bf16, so DeepSpeed trains in fp32; give --precision bf16 to model the Trainer's --bf16 (which adds a bf16 block)");
   return {
     zeroStage: ds.stage, precision: ds.precision, offload, microBatch: ds.microBatchPerGpu,
@@ -116,7 +129,7 @@ function fromAccelerate(a: AccelerateSetup, o: EstimateFlags, notes: string[]): 
   if (a.numProcesses !== null && o.gpusGiven) notes.push(`--gpus overrides num_processes ${a.numProcesses} from the file (as accelerate launch --num_processes does)`);
   if (a.distributedType === "FSDP") {
     const f = a.fsdp!;
-    const r = fromStrategy(f.strategy, f.offloadParams, o.dataParallel, notes);
+    const r = fromStrategy(f.strategy, f.offloadParams, o.dataParallel, notes, o.gpusGiven ? undefined : a.numMachines);
     return { ...r, precision, ...gpus, ...(f.activationCheckpointing && !o.recomputeGiven ? { recompute: "full" as const } : {}), notes: [`accelerate config: FSDP${f.version} ${f.strategy} → ZeRO stage ${r.zeroStage}, ${precision}`, ...notes] };
   }
   if (a.distributedType === "DEEPSPEED") {
@@ -128,5 +141,8 @@ function fromAccelerate(a: AccelerateSetup, o: EstimateFlags, notes: string[]): 
     const offload: Offload = stage === 3 && dev("offload_param_device") !== "none" ? "optimizer+params" : stage > 0 && dev("offload_optimizer_device") !== "none" ? "optimizer" : "none";
     return { zeroStage: stage as 0 | 1 | 2 | 3, precision, offload, ...gpus, notes: [`accelerate config: DeepSpeed ZeRO-${stage}, offload ${offload}, ${precision}`, ...notes] };
   }
-  return { zeroStage: 0, precision, offload: "none", ...(a.distributedType === "NO" && !o.gpusGiven ? { numGpus: 1 } : gpus), notes: [`accelerate config: ${a.distributedType} (DDP, no sharding), ${precision}`, ...notes] };
+  // Without FSDP or DeepSpeed, accelerate's mixed_precision wraps the forward in torch.autocast: the weights, their .grad and DDP's buckets stay fp32.
+  const amp = precision !== "fp32" ? { ampDesign: "torch" as const } : {};
+  const how = precision !== "fp32" ? `, ${precision} as PyTorch AMP (torch.autocast around fp32 weights: amp design torch)` : ", fp32";
+  return { zeroStage: 0, precision, offload: "none", ...amp, ...(a.distributedType === "NO" && !o.gpusGiven ? { numGpus: 1 } : gpus), notes: [`accelerate config: ${a.distributedType} (DDP, no sharding)${how}`, ...notes] };
 }

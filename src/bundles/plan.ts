@@ -1,6 +1,6 @@
 // The lib code that src/plan.md imports, bundled into one module by scripts/bundle.ts.
 export {CLUSTER_PRESETS, GPU_PRESETS, clusterPreset, enumeratePlans, evaluatePlan, rankResults, singleChanges, modelFlopsUtilization, exportPlan, PLANNER_DEFAULTS, DEFAULT_MEMORY_HEADROOM} from "../../lib/plan/index.js";
-// The planner offers the dense presets: it does not model mixtures of experts (lib/plan enumeratePlans refuses them).
+// The planner offers every preset: mixtures of experts are searched with expert parallelism.
 export {PLANNER_PRESET_NAMES as PRESET_NAMES} from "../../lib/memory/presets.js";
 export {largestPlausibleParams} from "../../lib/memory/trainingFlops.js";
 export {palmFlopsPerToken} from "../../lib/perf/flopCounts.js";

@@ -47,5 +47,5 @@ export const MANY_GPUS: Formula[] = [
     formula: "MFU = model FLOPs per token × tokens/s ÷ (GPUs × peak FLOP/s), the model's FLOPs per token being PaLM's 6N + 12·L·H·Q·T (6Ψ drops attention's term); recomputation's FLOPs do not count",
     example: `MPT-70B on 64 H100 at 66,523 tokens/s, with 6Ψ: ${pct(modelFlopsUtilization(66523, 64862437376, 64, 989.5e12))} (llm-foundry prints 42.57 % with PaLM's count)` },
   { slug: "plan", anchor: "the-search", name: "A layout",
-    formula: "N GPUs = d × t × p, t within a node and valid for the model (it divides the heads and the FFN size), p dividing the layers; accumulation steps m = global batch ÷ (b × d)" },
+    formula: "N GPUs = d × t × p × C (C context-parallel ranks; ep expert-parallel ranks divide d × C, they do not multiply N), t within a node and valid for the model (it divides the heads and the FFN size), p dividing the layers; accumulation steps m = global batch ÷ (b × d)" },
 ];
