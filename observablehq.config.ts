@@ -26,6 +26,7 @@ if (command === "build" || command === "preview") {
 export const DESCRIPTIONS: Record<string, string> = {
   "/index": "A course, with tested code, on how large language models are trained: precision formats, memory, accumulation and checkpointing, mixed precision, parallelism, ZeRO, offload, FlashAttention.",
   "/notes": "What the course's three study notes cover, chapter by chapter, and every place where the course corrects them, with the source.",
+  "/cheat-sheet": "The formulas of every chapter on one page, each linked to the section that derives it, with examples computed by the course's tested code.",
   "/glossary": "Every term of every chapter's glossary in one table: the English term, the study notes' Chinese term, what it means, and its chapter.",
   ...Object.fromEntries(CHAPTERS.map((c) => [`/${c.slug}`, c.summary])),
 };
@@ -46,6 +47,7 @@ export default {
   pages: [
     ...CHAPTERS.filter((c) => c.status === "written").map((c) => ({ name: `${c.number}. ${c.title}`, path: `/${c.slug}` })),
     { name: "The study notes and their errata", path: "/notes" },
+    { name: "Cheat sheet", path: "/cheat-sheet" },
     { name: "Glossary (术语)", path: "/glossary" },
   ],
   // Inputs' stylesheet (pages import Inputs from node_modules, so Framework does not add it):

@@ -8,6 +8,8 @@ import { readFile, stat } from "node:fs/promises";
 import { join, extname, normalize, relative } from "node:path";
 import { postBuild } from "./postbuild.mjs";
 import { contrastAudit } from "./contrast.mjs";
+import { calculatorProblems } from "./calculator-check.mjs";
+import { navigationProblems } from "./phone-nav-check.mjs";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
@@ -185,6 +187,10 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
   let settled = await settle();
   await scrollThrough();
   settled = (await settle()) && settled;
+  // Calculators: their results stay in view while an input changes (scripts/calculator-check.mjs).
+  const calculators = await calculatorProblems(page, { width, settle: () => settle() });
+  // Skip links and, on a phone, the section navigation (scripts/phone-nav-check.mjs).
+  const navigation = status === 200 ? await navigationProblems(page, { width }) : [];
   // Buttons marked data-e2e-click start checks a reader runs on demand (e.g. a GPU run): press each once.
   const clicks = await page.locator("[data-e2e-click]").all();
   for (const [i, b] of clicks.entries()) {
@@ -271,7 +277,7 @@ export async function checkPage(browser, url, { screenshot, timeoutMs = 120_000,
     await page.screenshot({ path: dark, fullPage: true });
   }
   await page.close();
-  return { url, width, status, expectStatus, title, settled, clicked: clicks.length, cellErrors, consoleErrors, failedRequests, outside, checks, layout, links, ids, contrast: contrastFailures };
+  return { url, width, status, expectStatus, title, settled, clicked: clicks.length, cellErrors, consoleErrors, failedRequests, outside, checks, layout, calculators, navigation, links, ids, contrast: contrastFailures };
 }
 
 const contrastLine = (scheme, c) => `contrast (${scheme}): ${c.kind} ${c.fg} on ${c.bg} is ${c.ratio}:1, needs ${c.need}:1 — "${c.text}"${c.count > 1 ? ` and ${c.count - 1} more alike` : ""} ${c.where}`;
@@ -302,6 +308,8 @@ export function problemsOf(r) {
   for (const c of light) if (c.kind === "text") p.push(contrastLine("light", c));
   for (const c of r.contrast?.dark ?? []) if (!light.some((l) => l.kind === c.kind && l.fg === c.fg && l.bg === c.bg)) p.push(contrastLine("dark", c));
   for (const l of r.layout ?? []) p.push(`at ${r.width} px: ${l}`);
+  for (const c of r.calculators ?? []) p.push(`at ${r.width} px: ${c}`);
+  for (const n of r.navigation ?? []) p.push(`at ${r.width} px: ${n}`);
   for (const c of r.checks) if (c.pass !== "true") p.push(`data-check ${c.name} did not pass (data-pass="${c.pass}"; it must be the string "true"): ${c.text}`);
   return p;
 }

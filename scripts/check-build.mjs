@@ -4,7 +4,8 @@
 // - every page: <html lang="en">, zoom allowed, no <label> inside the sidebar
 //   list, a meta description, the favicon link, Inputs' stylesheet, the
 //   accessibility script (components/a11y.js), a .br and a .gz copy, its cells
-//   paced (scripts/pace.mjs);
+//   paced (scripts/pace.mjs), a skip link, and a Sections list for a phone when it
+//   has a table of contents (scripts/navigation.mjs);
 // - /favicon.ico is an ICO file;
 // - the home page's chapter list is in the HTML (drawn at build time);
 // - the notes page's errata table and the chapter pages' correction boxes
@@ -70,6 +71,8 @@ export function checkBuild(dir = "dist", { base } = {}) {
     const viewport = /<meta name="viewport" content="([^"]*)"/.exec(html)?.[1];
     if (viewport === undefined || /maximum-scale|user-scalable/.test(viewport)) p(`the viewport blocks zoom or is missing (${viewport})`);
     if (/<ol>\s*<label/.test(html)) p("a <label> inside the sidebar's <ol>");
+    if (html.includes('<main id="observablehq-main"') && !html.includes('<a class="skip-link" href="#observablehq-main">')) p("no skip link to the content (scripts/navigation.mjs): the post-build step did not run");
+    if (/<aside id="observablehq-toc"/.test(html) && /<li class="observablehq-secondary-link">[\s\S]*<li class="observablehq-secondary-link">/.test(html) && !html.includes('class="phone-toc"')) p("a table of contents but no Sections list for a phone (scripts/navigation.mjs)");
     if (/import \{define\} from/.test(html)) p("its cells are not paced (scripts/pace.mjs): the post-build step did not run, or Framework's import of define changed");
     if (name === "404.html") continue;
     const description = /<meta name="description" content="([^"]*)"/.exec(html)?.[1];

@@ -3,7 +3,9 @@
 // links for the origin COURSE_SITE_URL, default https://llm-course.example),
 // checks the built pages (scripts/check-build.mjs), serves dist/ under that
 // prefix on 127.0.0.1, compressed (as a static host does), and opens every page
-// in headless Chromium at 1280 px and at 390 px (a phone). It fails on any cell
+// in headless Chromium at 1280 px and at 390 px (a phone). It changes the first and the last input
+// of every calculator and fails when its results are then out of view (scripts/calculator-check.mjs).
+// It fails on any cell
 // error, console error, failed request, request to another origin, data-check
 // whose data-pass is not "true", horizontal page scroll, table cell whose
 // content overflows its box, unnamed slider, Plot <g> named without a role,

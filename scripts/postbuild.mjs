@@ -7,6 +7,7 @@
 // - the viewport without maximum-scale=1 (it blocks pinch-zoom);
 // - the sidebar's close <label> moved out of its <ol> (a list holds only <li>);
 // - the search box named (aria-label);
+// - skip links and a section navigation for phones (scripts/navigation.mjs);
 // - the page's cells paced: each yields to the browser once the task has run 4 ms
 //   (scripts/pace.mjs: the cells of a page open in short tasks, not one long one);
 // - /favicon.ico written (the pages link favicon.svg; anything asking for
@@ -22,6 +23,7 @@ import { join, extname, relative } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { pathToFileURL } from "node:url";
 import { paceCells } from "./pace.mjs";
+import { addNavigation } from "./navigation.mjs";
 
 const COMPRESSIBLE = new Set([".html", ".js", ".css", ".json", ".svg", ".txt", ".csv", ".ico", ".map", ".xml"]);
 
@@ -31,7 +33,7 @@ function files(dir) {
 
 /** The page template's fixes, on one HTML document. */
 export function fixHtml(html) {
-  return paceCells(html)
+  return addNavigation(paceCells(html))
     .replace(/<html(?![^>]*\blang=)([^>]*)>/, '<html lang="en"$1>')
     .replace(/(<meta name="viewport" content=")([^"]*)(")/, (_, a, content, b) => a + content.split(/\s*,\s*/).filter((p) => !/^(maximum-scale|user-scalable)=/.test(p)).join(", ") + b)
     .replace(/(<ol>\s*)(<label id="observablehq-sidebar-close"[^>]*><\/label>\s*)/, "$2$1")

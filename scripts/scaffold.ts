@@ -184,6 +184,19 @@ import {exerciseBox} from "./components/exercise.js";
 const exercises = FileAttachment("data/exercises.json").json();
 \`\`\`
 
+<!-- The box keeps its room while its numbers are computed: measure --room again at 1350 px (CONTRIBUTING.md). -->
+<div class="keeps-room" style="--room: 560px">
+<div class="tip" id="what-to-remember" label="What to remember">
+
+- TODO: five to seven things a practitioner must keep from this chapter, one a bullet, each number computed by lib/${c.slug} (for instance ${value}) and a link to the section that derives it ([Worked example](#worked-example)).
+- TODO
+- TODO
+- TODO
+- TODO
+
+</div>
+</div>
+
 ## Why
 
 TODO: the problem this chapter solves, for a reader who has read the previous chapters, with the primary source.

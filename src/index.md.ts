@@ -55,6 +55,8 @@ ${items}
 </ol>
 
 ${written} of ${CHAPTERS.length} chapters are written; the others are marked *coming*.
+Each chapter opens with what to remember, and [the cheat sheet](./cheat-sheet) gathers the
+formulas of every chapter on one page.
 
 ## Doing the exercises
 

@@ -52,6 +52,19 @@ describe("README", () => {
     const missing = CHAPTERS.filter((c) => !new RegExp(`\\| ${c.number} \\| ${c.slug} \\| ${c.status} \\|`).test(readme)).map((c) => `README.md has no row "| ${c.number} | ${c.slug} | ${c.status} |"`);
     expect(missing).toEqual([]);
   });
+
+  // README is a newcomer's page (issue 27): the two commands, one line each (.ci/run runs the test
+  // command on a clean clone), the student's command, and nothing it shows or links may be missing.
+  it("shows the two commands and the student's, and every file it shows or links exists", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const commands = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()));
+    expect(commands).toEqual(expect.arrayContaining(["npm install && npm run dev", "npm install && npm test", "npm test exercises"]));
+    expect(readFileSync(join(ROOT, ".ci/run"), "utf8"), ".ci/run runs the README's test command").toMatch(/^npm test 2>&1/m);
+    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]).filter((t) => !/^[a-z]+:/.test(t));
+    expect(targets.length).toBeGreaterThanOrEqual(3);
+    expect(targets.filter((t) => !existsSync(join(ROOT, t)))).toEqual([]);
+    expect(targets.some((t) => /\.png$/.test(t)), "one screenshot").toBe(true);
+  });
 });
 
 describe("file names in lib/", () => {

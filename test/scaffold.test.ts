@@ -55,6 +55,7 @@ describe("npm run new-chapter and new-exercise, and a student's edits, in a temp
     const page = readFileSync(join(copy, "src", `${SLUG}.md`), "utf8");
     for (const h of ["Why", "Worked example", "Figures", "Exercises", "Corrections to the notes", "References", "Glossary (术语)"]) expect(page).toContain(`\n## ${h}\n`);
     expect(page).toContain("| English | 中文 (from the notes) | meaning |");
+    expect(page.indexOf('<div class="tip" id="what-to-remember" label="What to remember">')).toBeLessThan(page.indexOf("\n## Why\n"));
     expect(page).toContain(`from "./bundles/${SLUG}.js"`);
     for (const f of [`lib/${SLUG}/index.ts`, `lib/${SLUG}/index.test.ts`, `src/bundles/${SLUG}.ts`, `exercises/${SLUG}/mean-square.ts`, `exercises/${SLUG}/mean-square.test.ts`, `exercises/${SLUG}/mutants/mean-square.ts`, `bench/${SLUG}.bench.ts`]) {
       expect(existsSync(join(copy, f)), f).toBe(true);

@@ -79,6 +79,17 @@ export function chaptersOf(filters: readonly string[]): string[] | undefined {
 }
 
 /**
+ * The graders a run grades: those matching a filter (a chapter slug, a chapter number, or an
+ * exercise id), all with no filter. A scaffold's placeholder (define.ts, `placeholder`) is graded
+ * only when named by its id: it counts in no scorecard total, Gradescope result or CSV row.
+ * @example selectGraders(graders, ["precision"]) // precision's exercises, placeholders left out
+ */
+export function selectGraders<G extends Pick<LoadedGrader, "exercise">>(all: readonly G[], filters: readonly string[]): G[] {
+  return all.filter(({ exercise: e }) => filters.includes(e.id) || (isGraded(e) &&
+    (filters.length === 0 || filters.some((f) => e.chapter === f || String(CHAPTERS.find((c) => c.slug === e.chapter)?.number) === f))));
+}
+
+/**
  * Runs the grade command on `argv` (the arguments after the script's name).
  * @returns the exit status, or null when watching (the process keeps running)
  */
@@ -159,16 +170,12 @@ async function run(argv: string[], io: CommandIO, options: CommandOptions): Prom
   /** Every name a filter may take: chapter slugs and numbers, exercise ids. */
   const names = () => [...CHAPTERS.map((c) => c.slug), ...CHAPTERS.map((c) => String(c.number)), ...loaded.map((g) => g.exercise.id)];
 
-  /**
-   * Keeps the graders that match a filter: a chapter slug, a chapter number, or an exercise id.
-   * A scaffold's placeholder (define.ts, `placeholder`) is graded only when named by its id.
-   */
+  /** Keeps the graders that match a filter (selectGraders), after checking every filter is a name. */
   function select(all: LoadedGrader[], filters: string[]): LoadedGrader[] {
     for (const f of filters) {
       if (!names().includes(f)) usage(`unknown chapter or exercise "${f}"${didYouMean(f, names())}`);
     }
-    return all.filter(({ exercise: e }) => filters.includes(e.id) || (isGraded(e) &&
-      (filters.length === 0 || filters.some((f) => e.chapter === f || String(CHAPTERS.find((c) => c.slug === e.chapter)?.number) === f))));
+    return selectGraders(all, filters);
   }
 
   if (values.explain!.length > 0) {

@@ -1,34 +1,27 @@
 // A scaffold's placeholder exercise (define.ts, `placeholder: true`) is not graded until it is real:
 // the grade command leaves it out of every run that does not name it by its id (the scorecard and its
-// totals, Gradescope's results, which run_autograder gets from this command), and the Classroom
-// workflow has no test for it (classroom.test.ts). Fixture: test/fixtures/harness/placeholder.
+// totals, Gradescope's results, which run_autograder gets from this command, the CSV of a class), and
+// the Classroom workflow has no test for it (classroom.test.ts). The whole path, in a scaffolded copy:
+// test/scaffold.test.ts.
 import { describe, it, expect } from "vitest";
-import { resolve } from "node:path";
-import { gradeCommand } from "./cli.js";
-import { ROOT } from "./discover.js";
+import { selectGraders } from "./cli.js";
 import { isGraded } from "./define.js";
 
-const graders = resolve(ROOT, "test/fixtures/harness/placeholder");
-async function grade(...args: string[]) {
-  const out: string[] = [], err: string[] = [];
-  const code = await gradeCommand([...args, "--graders", graders], { log: (t) => out.push(t), error: (t) => err.push(t) });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const ex = (id: string, chapter: string, placeholder?: boolean) => ({ exercise: { id, chapter, ...(placeholder ? { placeholder } : {}) } as never });
+const ids = (gs: { exercise: { id: string } }[]) => gs.map((g) => g.exercise.id);
 
 describe("a placeholder exercise", () => {
   it("isGraded is false for a placeholder only", () => {
     expect([isGraded({ placeholder: true }), isGraded({ placeholder: false }), isGraded({})]).toEqual([false, true, true]);
   });
 
-  it("is left out of a chapter's grading and its total (Gradescope format too), and graded when named by its id", async () => {
-    const chapter = await grade("1.2", "precision", "--format", "gradescope");
-    expect(chapter.code, chapter.err).toBe(0);
-    const gs = JSON.parse(chapter.out.slice(chapter.out.indexOf("{"))) as { tests: { name: string }[] };
-    expect(gs.tests.length).toBeGreaterThan(0);
-    expect(gs.tests.filter((t) => t.name.startsWith("1.92"))).toEqual([]);
-    const named = await grade("1.92");
-    expect(named.code, named.err).toBe(0);
-    expect(named.out).toMatch(/1\.92 add two \(a placeholder\) \.+ 5\/5/); // the fixture stub (wrong.ts, x + 2) happens to be right here
-    expect(named.out).toMatch(/Total 5\/5 points/);
-  }, 60_000);
+  it("selectGraders leaves it out of every run, unless it is named by its id", () => {
+    const all = [ex("1.1", "precision"), ex("1.2", "precision"), ex("1.3", "precision", true), ex("2.1", "memory")];
+    expect(ids(selectGraders(all, []))).toEqual(["1.1", "1.2", "2.1"]);
+    expect(ids(selectGraders(all, ["precision"]))).toEqual(["1.1", "1.2"]);
+    expect(ids(selectGraders(all, ["1"]))).toEqual(["1.1", "1.2"]);
+    expect(ids(selectGraders(all, ["1.3"]))).toEqual(["1.3"]);
+    expect(ids(selectGraders(all, ["memory", "1.3"]))).toEqual(["1.3", "2.1"]);
+    expect(ids(selectGraders(all, ["1.2", "2.1"]))).toEqual(["1.2", "2.1"]);
+  });
 });

@@ -6,6 +6,7 @@
 //   on a generic element); they become role="group".
 // - A box that scrolls (a wide table, a long code block, Inputs.table) must
 //   be reachable from the keyboard: it gets tabindex="0" while it overflows.
+// - The phone's section navigation closes when a section is chosen (below).
 // Cheap by design (Lighthouse measured 4.4 s of main thread when every
 // mutation re-scanned the page and read scroll sizes): names and roles are set
 // on each added subtree as it arrives (no layout read); the overflow of a
@@ -51,4 +52,55 @@ if (typeof document !== "undefined") {
   }).observe(document.documentElement, { subtree: true, childList: true });
   fixNames(document.documentElement);
   for (const box of within(document.documentElement, SCROLLERS)) sized.observe(box);
+}
+
+// The phone's section navigation (scripts/navigation.mjs) closes once a section is chosen, or on
+// Escape (its list would otherwise cover the section the reader asked for).
+if (typeof document !== "undefined") {
+  const close = (details) => { if (details?.open) details.open = false; };
+  document.addEventListener("click", (e) => { if (e.target instanceof Element && e.target.closest(".phone-toc a")) close(e.target.closest("details")); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    const open = document.querySelector(".phone-toc details[open]");
+    if (open) close(open), open.querySelector("summary")?.focus();
+  });
+}
+
+// An in-page link (the Sections list, the table of contents, a "What to remember" box) must land on
+// its section. The browser lays out the blocks it skipped (content-visibility, src/style.css) only
+// when they near the screen: a jump to the glossary drew the references above it, taller than their
+// 120 px placeholder, after the jump, and left the glossary 1,200 px below the screen (1,900 on a
+// phone). So the section is scrolled to again on the next frames until it stays where it is; a
+// reader's own scroll (wheel, touch, key) ends that at once.
+/** Scrolls to `target` on each of the next frames until its position stops changing (at most `frames` times). */
+let settling = 0; // the latest call's number: a click and its hashchange start one settling, not two
+export function settleOn(target, frames = 12) {
+  const me = ++settling;
+  let previous = NaN, left = frames, cancelled = false;
+  const cancel = () => { cancelled = true; };
+  const events = ["wheel", "touchstart", "keydown"];
+  for (const e of events) addEventListener(e, cancel, { once: true, passive: true });
+  const done = () => { for (const e of events) removeEventListener(e, cancel); };
+  const step = () => {
+    if (cancelled || me !== settling || !target.isConnected) return done();
+    const top = target.getBoundingClientRect().top;
+    if (Math.abs(top - previous) < 1 || left-- <= 0) return done();
+    previous = top;
+    target.scrollIntoView({ block: "start" });
+    previous = target.getBoundingClientRect().top;
+    requestAnimationFrame(() => requestAnimationFrame(step));
+  };
+  requestAnimationFrame(() => requestAnimationFrame(step));
+}
+
+if (typeof document !== "undefined") {
+  const targetOf = (hash) => { try { return hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null; } catch { return null; } };
+  document.addEventListener("click", (e) => {
+    const a = e.target instanceof Element ? e.target.closest('a[href*="#"]') : null;
+    if (!a || a.origin !== location.origin || a.pathname !== location.pathname) return;
+    const target = targetOf(a.hash);
+    if (target && target.id !== "observablehq-main") settleOn(target);
+  });
+  addEventListener("hashchange", () => { const t = targetOf(location.hash); if (t && t.id !== "observablehq-main") settleOn(t); });
+  if (location.hash) addEventListener("load", () => { const t = targetOf(location.hash); if (t) settleOn(t); }, { once: true });
 }
