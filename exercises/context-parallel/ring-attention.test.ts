@@ -25,6 +25,21 @@ class GradedRing implements Ring {
   get events() { return this.ring.events; }
 }
 
+/**
+ * The ring of rank `viewRank`'s run: the other ranks' K and V in the shards are NaN, and every
+ * [K | V] message (2·B·H·n·d numbers) arrives as the true block of the rank that owns it, so only
+ * what comes through sendRecv lets a rank see another rank's keys and values.
+ */
+class ViewRing extends GradedRing {
+  private moves = 0;
+  constructor(C: number, private readonly blocks: Float32Array[]) { super(C); }
+  override sendRecv(buffers: readonly Float32Array[]): Float32Array[] {
+    const out = super.sendRecv(buffers), s = this.moves++, C = this.cpSize;
+    // at move s rank r receives from rank r − 1 the block it held, that of rank (r − 1 − s) mod C
+    return out.map((b, r) => (b.length === this.blocks[0]!.length ? Float32Array.from(this.blocks[(((r - 1 - s) % C) + C) % C]!) : b));
+  }
+}
+
 const reference: F = (ring, shards, dims, o = {}) => libRingAttention(ring, shards, dims, o);
 
 /** A graded problem: C ranks, n tokens each, and where the tokens go. */
@@ -72,10 +87,26 @@ function close(what: string, got: Float32Array, want: Float32Array, p: Problem, 
   }
 }
 
+/**
+ * The forward pass, rank by rank: rank r's O and lse come from a run in which only rank r's
+ * shard holds its K and V (the others' are NaN) and the ring carries the true blocks (ViewRing).
+ */
 async function forwardMatches(f: F, p: Problem, hint = FWD) {
-  const { gather, want } = await run(f, p, hint);
-  close("O", gather("O", p.d), want.fwd.O, p, hint, p.d);
-  close("lse", gather("lse", 1), want.fwd.lse, p, `the logsumexp of the whole row, merged block after block; ${hint}`, 1);
+  const q0 = { ...p, grad: false };
+  const { shards, want, pos, N } = await run(f, q0, hint);
+  const len = p.B * p.H * p.n * p.d, blocks = shards.map((s) => Float32Array.from([...s.k, ...s.v]));
+  const view = `${hint}; rank r may read only its own shard's k and v: the others' reach it through ring.sendRecv (the grader checks rank r in a run where the other shards' k and v are NaN)`;
+  const O: Float32Array[] = [], lse: Float32Array[] = [];
+  for (let r = 0; r < p.C; r++) {
+    const own = shards.map((s, j) => (j === r ? s : { ...s, k: new Float32Array(len).fill(NaN), v: new Float32Array(len).fill(NaN) }));
+    const got = await callSafely(f, [new ViewRing(p.C, blocks), own, { B: p.B, H: p.H, n: p.n, d: p.d }, { causal: p.causal }], { label: `${describeProblem(q0)}, rank ${r}'s run`, hint: view });
+    const res = Array.isArray(got) ? got[r] : undefined;
+    if (!(res?.O instanceof Float32Array) || res.O.length !== len || !(res.lse instanceof Float32Array) || res.lse.length !== p.B * p.H * p.n) fail(`${describeProblem(q0)}: rank ${r}'s O and lse should be Float32Arrays of ${len} and ${p.B * p.H * p.n} numbers`, view);
+    O.push(res.O); lse.push(res.lse);
+  }
+  const full = { B: p.B, H: p.H, N };
+  close("O", gatherSequence(O, { ...full, d: p.d }, pos), want.fwd.O, q0, view, p.d);
+  close("lse", gatherSequence(lse, { ...full, d: 1 }, pos), want.fwd.lse, q0, `the logsumexp of the whole row, merged block after block; ${view}`, 1);
 }
 
 async function backwardMatches(f: F, p: Problem) {
