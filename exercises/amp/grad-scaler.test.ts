@@ -4,7 +4,13 @@ import type { createGradScaler, ScalerOptimizer, StudentGradScaler } from "./gra
 
 type F = typeof createGradScaler;
 const SECTION = "py-torchs-grad-scaler";
-const see = (s = SECTION) => `see the page's section #${s}`;
+/** The page's sections the hints name: title and anchor, as chapter 1's hints do. */
+const TITLES: Record<string, string> = {
+  "py-torchs-grad-scaler": "PyTorch's GradScaler",
+  "unscale-then-check-unscale-before-clipping": "Unscale, then check; unscale before clipping",
+  "build-it-your-grad-scaler-trains-the-model": "Build it: your GradScaler trains the model",
+};
+const see = (s = SECTION) => `see the page's section "${TITLES[s]}" (src/amp.md#${s})`;
 const BUILD = "build-it-your-grad-scaler-trains-the-model";
 
 /** The reference: the course's GradScaler (lib/amp/GradScaler.ts). */
