@@ -58,8 +58,9 @@ export function printTable(title: string, rows: Record<string, string | number>[
   console.log([`\n${title}`, line(cols), "  " + w.map((n) => "-".repeat(n)).join("  "), ...rows.map((r) => line(cols.map((c) => cell(r[c]))))].join("\n"));
 }
 
-/** Numbers for tables: 3 significant digits, exponent form for tiny values. */
+/** Numbers for tables: 3 significant digits, exponent form for tiny values; NaN (a run left out) prints as "not run". */
 export function fmt(v: number): string {
+  if (Number.isNaN(v)) return "not run";
   if (!Number.isFinite(v)) return String(v);
   if (v !== 0 && Math.abs(v) < 1e-3) return v.toExponential(1);
   if (Math.abs(v) >= 100) return v.toFixed(0);

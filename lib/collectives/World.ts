@@ -164,9 +164,15 @@ export class World {
   /**
    * Runs one step: every message reads its payload, then all land.
    * Zero-length messages are skipped; a step with no message costs nothing.
+   * @param kind the collective (or phase) the messages belong to
+   * @param messages what moves, all at once
+   * @param bytesPerElement bytes of one element in this step (default the World's): a collective in another dtype
+   *   (FSDP2 all-gathers in `param_dtype` and reduce-scatters in `reduce_dtype` on the same ranks)
    * @returns the step's duration in seconds
+   * @throws RangeError `bytesPerElement must be a number > 0, got 0`
    */
-  step(kind: CommKind, messages: readonly Message[]): number {
+  step(kind: CommKind, messages: readonly Message[], bytesPerElement = this.bytesPerElement): number {
+    if (!(bytesPerElement > 0)) throw new RangeError(`bytesPerElement must be a number > 0, got ${bytesPerElement}`);
     const live = messages.filter((m) => m.length > 0);
     if (live.length === 0) return 0;
     const landing = (m: Message) => m.receiverOffset ?? m.offset;
@@ -179,7 +185,7 @@ export class World {
     const load = Array.from({ length: this.numRanks }, () => [0, 0, 0, 0]);
     const participants = new Set<number>();
     for (const m of live) {
-      const b = m.length * this.bytesPerElement, inter = this.isInterNode(m.sender, m.receiver) ? 2 : 0;
+      const b = m.length * bytesPerElement, inter = this.isInterNode(m.sender, m.receiver) ? 2 : 0;
       load[m.sender][inter] += b;
       load[m.receiver][inter + 1] += b;
       participants.add(m.sender).add(m.receiver);
@@ -198,7 +204,7 @@ export class World {
       if (m.op === "copy") dst.set(payloads[i], at);
       else if (this.reduce === addChunk) addInPlace(dst, at, payloads[i]); // same float32 sums, no allocation
       else dst.set(this.reduce(dst.subarray(at, at + m.length), payloads[i]), at);
-      const bytes = m.length * this.bytesPerElement;
+      const bytes = m.length * bytesPerElement;
       this.bytesSent[m.sender] += bytes;
       this.bytesReceived[m.receiver] += bytes;
       this.events.push({ step: this.stepCount, t, tEnd, sender: m.sender, receiver: m.receiver, rank: m.sender, chunk: m.chunk, offset: m.offset, length: m.length, bytes, kind, op: m.op, receiverOffset: at, interNode: this.isInterNode(m.sender, m.receiver) });

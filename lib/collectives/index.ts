@@ -12,7 +12,7 @@ export { NCCL_BUS_EFFICIENCY, achievedLink } from "./busEfficiency.js";
 export { chunkBounds, type ChunkRange } from "./chunkBounds.js";
 export { addChunk, type ReduceFn } from "./addChunk.js";
 export { type CollectiveOptions, type CollectiveResult } from "./collectiveResult.js";
-export { ringReduceScatterPhase, ringAllGatherPhase } from "./ringPhases.js";
+export { ringReduceScatterPhase, ringAllGatherPhase, ringReduceScatterPhaseGroups, ringAllGatherPhaseGroups, type RingGroups } from "./ringPhases.js";
 export { ringAllReduce } from "./ringAllReduce.js";
 export { hierarchicalAllReduce, replayMessages, type HierarchicalAllReduce, type ReduceMessage } from "./hierarchicalAllReduce.js";
 export { reduceScatter } from "./reduceScatter.js";

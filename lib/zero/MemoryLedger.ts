@@ -3,8 +3,8 @@
  * where the peak comes from.
  */
 
-/** What a block of memory holds. */
-export type MemoryKind = "params" | "grads" | "master" | "adam-m" | "adam-v" | "gathered" | "bucket" | "activations";
+/** What a block of memory holds ("resharded": FSDP2's slice kept after forward by an int reshard_after_forward). */
+export type MemoryKind = "params" | "grads" | "master" | "adam-m" | "adam-v" | "gathered" | "resharded" | "bucket" | "activations";
 
 /**
  * One allocation or free on one rank.

@@ -5,7 +5,7 @@
  * It runs the operations of a {@link ZeroOp} schedule and refuses impossible ones.
  */
 import { World, ringAllGatherPhase, ringReduceScatterPhase, addChunk, type ChunkRange, type CostModel, type CommEvent } from "../collectives/index.js";
-import { castArray, castInPlace, type TrainPrecision } from "../amp/castArray.js";
+import { castArray, castInPlace, caster, type TrainPrecision } from "../amp/castArray.js";
 import { crossEntropy, crossEntropyBackward, cpuOps, optimizerStep, initOptimizerState, type Model, type Batch, type Saved, type Activation, type AdamWConfig, type OptimizerState, batchInput } from "../nn/index.js";
 import { MemoryLedger } from "./MemoryLedger.js";
 import { ownedParts, rangeLength, zeroPartition } from "./shardRanges.js";
@@ -36,23 +36,31 @@ export interface ZeroWorldSetup {
   optimizer: AdamWConfig;
   lossScale: number;
   cost?: CostModel;
+  /** Stages 1–2: all-reduce each gradient bucket and keep the owned slice (DeepSpeed's default `use_multi_rank_bucket_allreduce`); default false: reduce-scatter, the paper's volume. */
+  multiRankBucketAllreduce?: boolean;
 }
 
 /**
- * The simulated ranks of a ZeRO run. `begin(batches)` starts a step (resident
- * memory logged, one micro-batch per rank), `run(op)` executes one operation of
- * a {@link ZeroOp} schedule on every rank, `end()` returns the step's mean loss
- * and messages. Elements a rank does not hold are NaN in its buffer, so a
- * schedule that computes with them, or reduces, gathers or steps out of order,
- * stops with a RangeError naming the unit, the rank or the element.
+ * The simulated ranks of a ZeRO run. `begin(microBatches)` starts an optimizer step
+ * (resident memory logged; K micro-batches, each one batch per rank), `microBatch(m)`
+ * starts micro-batch m, `run(op)` executes one operation of a {@link ZeroOp} schedule
+ * on every rank, `end()` returns the step's mean loss and messages. Gradients
+ * accumulate over the micro-batches: a backward adds into the 16-bit gradients not
+ * yet reduced (autograd's AccumulateGrad, rounded to the 16-bit dtype); a reduce adds
+ * each owner's reduced sums into its gradient shard (16-bit), so stages 0–1 reduce
+ * once per step and stages 2–3 once per micro-batch as their schedules say. Elements
+ * a rank does not hold are NaN in its buffer, so a schedule that computes with them,
+ * or reduces, gathers or steps out of order, stops with a RangeError naming the unit,
+ * the rank or the element.
  *
  * @example
- * const zw = new ZeroWorld(setup, init); zw.begin(batches[0]);
+ * const zw = new ZeroWorld(setup, init); zw.begin([batches[0]]); zw.microBatch(0);
  * for (const o of zeroSchedule(3, setup.units, setup.knobs)) zw.run(o);
  * zw.end().loss // the mean loss of the step over all ranks' tokens
  * @throws RangeError `backward of unit blocks.0 on rank 1: parameter blocks.0.W2 is not gathered (this rank holds only its shard)`;
  *   `gather of unit head: already gathered`; `reduce of [0, 10): element 3 has no gradient yet (its unit's backward has not run)`;
- *   `optimizer step before every gradient was reduced (element 7 was not)`; `optimizer step with units still gathered: head`
+ *   `optimizer step before every gradient was reduced (element 7 was not)`; `optimizer step with units still gathered: head`;
+ *   `micro-batch 2 does not exist (K = 2)`
  * @see Rajbhandari et al. 2020, ZeRO, §5; DeepSpeed stage_1_and_2.py and stage3.py; lib/collectives World (the messages)
  */
 export class ZeroWorld {
@@ -67,9 +75,19 @@ export class ZeroWorld {
   private saved: (Saved[] | null)[][] = [];
   private acts: Activation[] = [];
   private dy: (Activation | null)[] = [];
-  private gradReady: boolean[] = [];
+  /** Element i holds a gradient not yet reduced (on every rank: ranks run the same schedule). */
+  private gradHeld: boolean[] = [];
+  /** Element i was reduced in this micro-batch. */
   private reduced: boolean[] = [];
+  /** Element i has a reduced sum in its owners' accumulator. */
+  private accHas: boolean[] = [];
+  /** Per rank, the reduced gradients of its range (stage 0: all), summed over micro-batches in the 16-bit dtype. */
+  private acc: Float32Array[] = [];
+  /** Per rank, elements whose 16-bit gradient memory is live (for the ledger). */
+  private gradLive: Uint8Array[] = [];
+  private bucketLive = false;
   private lossSum = 0;
+  private steps: Batch[][] = [];
   private batches: Batch[] = [];
   private tokens = 0;
   private commStart = 0;
@@ -103,19 +121,21 @@ export class ZeroWorld {
     });
   }
 
-  /** Starts a step: resident memory, this step's batches (one per rank) and the loss normaliser N (tokens of all ranks). */
-  begin(batches: Batch[]): void {
+  /** Starts an optimizer step: resident memory, its micro-batches ([m][rank]) and the loss normaliser N (tokens of all ranks and micro-batches). */
+  begin(microBatches: Batch[][]): void {
     const { stage, units } = this.s;
     this.ledger = new MemoryLedger(this.numRanks);
     this.collectives = [];
     this.commStart = this.world.events.length;
-    this.batches = batches;
-    this.tokens = batches.reduce((n, b) => n + b.targets.filter((t) => t >= 0).length, 0);
+    this.steps = microBatches;
+    this.tokens = microBatches.flat().reduce((n, b) => n + b.targets.filter((t) => t >= 0).length, 0);
     this.lossSum = 0;
-    this.saved = this.shards.map(() => units.map(() => null));
-    this.dy = this.shards.map(() => null);
-    this.gradReady = new Array(this.numElements).fill(false);
-    this.reduced = new Array(this.numElements).fill(false);
+    this.gradHeld = new Array(this.numElements).fill(false);
+    this.accHas = new Array(this.numElements).fill(false);
+    this.acc = this.shards.map((sh) => new Float32Array(this.myRange(sh)[1] - this.myRange(sh)[0]));
+    this.gradLive = this.shards.map(() => new Uint8Array(this.numElements));
+    this.bucketLive = false;
+    this.microBatch(0);
     const persistent = units.flatMap((u) => u.params).filter((p) => p.persistent).reduce((n, p) => n + rangeLength(p), 0);
     this.shards.forEach((sh, r) => {
       const paramsHeld = stage === 3 ? persistent + units.flatMap((u) => u.params).filter((p) => !p.persistent).reduce((n, p) => n + rangeLength(ownedParts(p, this.shards)[r]), 0) : this.numElements;
@@ -125,6 +145,15 @@ export class ZeroWorld {
       this.ledger.alloc(r, "adam-m", 4 * n, "AdamW first moment");
       this.ledger.alloc(r, "adam-v", 4 * n, "AdamW second moment");
     });
+  }
+
+  /** Starts micro-batch m of the step: its batches (one per rank); activations and reductions start afresh. */
+  microBatch(m: number): void {
+    if (!(Number.isInteger(m) && m >= 0 && m < this.steps.length)) throw new RangeError(`micro-batch ${m} does not exist (K = ${this.steps.length})`);
+    this.batches = this.steps[m];
+    this.saved = this.shards.map(() => this.s.units.map(() => null));
+    this.dy = this.shards.map(() => null);
+    this.reduced = new Array(this.numElements).fill(false);
   }
 
   /** Runs one operation of the schedule. */
@@ -216,52 +245,69 @@ export class ZeroWorld {
       }
       this.saved[r][ui] = null;
       this.dy[r] = d;
-      const buf = this.world.buffers[r];
+      const buf = this.world.buffers[r], round = caster(this.s.precision), live = this.gradLive[r];
+      let fresh = 0;
       for (const li of unit.layers) for (const p of m.layers[li].params) {
-        const slot = unit.params.find((q) => q.name === p.name)!;
-        buf.set(castArray(this.s.precision, p.grad), this.numElements + slot.start); // the 16-bit gradient
+        const slot = unit.params.find((q) => q.name === p.name)!, g = castArray(this.s.precision, p.grad); // the 16-bit gradient
+        for (let i = 0; i < g.length; i++) {
+          const at = this.numElements + slot.start + i;
+          buf[at] = this.gradHeld[slot.start + i] ? round(buf[at] + g[i]) : g[i]; // accumulate into gradients not yet reduced
+          if (!live[slot.start + i]) { live[slot.start + i] = 1; fresh++; }
+        }
       }
-      if (r === 0 && this.s.knobs.contiguous_gradients && ui === this.s.units.length - 1) {
+      if (!this.bucketLive && this.s.knobs.contiguous_gradients && ui === this.s.units.length - 1 && r === 0) {
         // DeepSpeed's bucket buffer; two with overlap_comm (one fills while the other is reduced)
         const n = Math.min(this.s.knobs.reduce_bucket_size, this.numElements) * this.eb * (this.s.knobs.overlap_comm ? 2 : 1);
         this.shards.forEach((_, q) => this.ledger.alloc(q, "bucket", n, "gradient bucket buffer"));
+        this.bucketLive = true;
       }
-      this.ledger.alloc(r, "grads", unit.params.reduce((n, p) => n + rangeLength(p), 0) * this.eb, `backward ${unit.name}`);
+      this.ledger.alloc(r, "grads", fresh * this.eb, `backward ${unit.name}`);
     });
-    for (const p of unit.params) this.gradReady.fill(true, p.start, p.end);
+    for (const p of unit.params) this.gradHeld.fill(true, p.start, p.end);
   }
 
   private reduce(range: ChunkRange): void {
-    const { start, end } = range;
-    if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && end <= this.numElements && end > start)) throw new RangeError(`reduce range [${start}, ${end}) must lie inside [0, ${this.numElements})`);
+    const { start, end } = range, N = this.numElements;
+    if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && end <= N && end > start)) throw new RangeError(`reduce range [${start}, ${end}) must lie inside [0, ${N})`);
     for (let i = start; i < end; i++) {
-      if (!this.gradReady[i]) throw new RangeError(`reduce of [${start}, ${end}): element ${i} has no gradient yet (its unit's backward has not run)`);
-      if (this.reduced[i]) throw new RangeError(`reduce of [${start}, ${end}): element ${i} was already reduced this step`);
+      if (this.reduced[i]) throw new RangeError(`reduce of [${start}, ${end}): element ${i} was already reduced in this micro-batch`);
+      if (!this.gradHeld[i]) throw new RangeError(`reduce of [${start}, ${end}): element ${i} has no gradient yet (its unit's backward has not run)`);
     }
     this.reduced.fill(true, start, end);
-    const bounds = ownedParts(range, this.shards).map((b) => ({ start: b.start + this.numElements, end: b.end + this.numElements }));
+    const owned = ownedParts(range, this.shards);
+    const bounds = owned.map((b) => ({ start: b.start + N, end: b.end + N }));
     ringReduceScatterPhase(this.world, bounds);
     const elements = (this.numRanks - 1) * (end - start);
-    if (this.s.stage === 0) {
-      ringAllGatherPhase(this.world, bounds);
-      this.collectives.push({ t: this.ledger.t, kind: "all-reduce", what: "grads", start, end, elements: 2 * elements, label: `all-reduce gradients [${start}, ${end})` });
-      return;
-    }
-    this.collectives.push({ t: this.ledger.t, kind: "reduce-scatter", what: "grads", start, end, elements, label: `reduce-scatter gradients [${start}, ${end})` });
+    const allReduce = this.s.stage === 0 || (this.s.stage <= 2 && this.s.multiRankBucketAllreduce === true);
+    if (allReduce) ringAllGatherPhase(this.world, bounds); // a ring all-reduce; stages 1–2 then keep their slice
+    this.collectives.push({ t: this.ledger.t, kind: allReduce ? "all-reduce" : "reduce-scatter", what: "grads", start, end, elements: (allReduce ? 2 : 1) * elements, label: `${allReduce ? "all-reduce" : "reduce-scatter"} gradients [${start}, ${end})` });
+    // each owner adds its reduced sums into its gradient shard (stage 0: every rank owns everything)
+    const round = caster(this.s.precision);
+    this.shards.forEach((sh, r) => {
+      const [a] = this.myRange(sh), mine = this.s.stage === 0 ? range : owned[r], buf = this.world.buffers[r];
+      for (let i = mine.start; i < mine.end; i++) this.acc[r][i - a] = this.accHas[i] ? round(this.acc[r][i - a] + buf[N + i]) : buf[N + i];
+    });
+    this.accHas.fill(true, start, end);
+    this.gradHeld.fill(false, start, end);
     if (this.s.stage >= 2) {
-      this.dropNotOwned(range, this.numElements);
-      this.shards.forEach((_, r) => this.ledger.free(r, "grads", ((end - start) - rangeLength(ownedParts(range, this.shards)[r])) * this.eb, `free reduced gradients [${start}, ${end})`));
+      this.dropNotOwned(range, N);
+      this.shards.forEach((_, r) => {
+        const live = this.gradLive[r], mine = owned[r];
+        let freed = 0;
+        for (let i = start; i < end; i++) if (live[i] && (i < mine.start || i >= mine.end)) { live[i] = 0; freed++; }
+        this.ledger.free(r, "grads", freed * this.eb, `free reduced gradients [${start}, ${end})`);
+      });
     }
   }
 
   private step(): void {
-    if (this.reduced.some((x) => !x)) throw new RangeError(`optimizer step before every gradient was reduced (element ${this.reduced.indexOf(false)} was not)`);
+    const notReduced = this.accHas.findIndex((x, i) => !x || this.gradHeld[i]);
+    if (notReduced >= 0) throw new RangeError(`optimizer step before every gradient was reduced (element ${notReduced} was not)`);
     if (this.gatheredLive.size > 0) throw new RangeError(`optimizer step with units still gathered: ${[...this.gatheredLive].map((u) => this.s.units[u].name).join(", ")}`);
     const inv = Math.fround(1 / this.s.lossScale);
     this.shards.forEach((sh, r) => {
-      const [a, b] = this.myRange(sh), buf = this.world.buffers[r];
-      const g = buf.slice(this.numElements + a, this.numElements + b);
-      for (let i = 0; i < g.length; i++) g[i] = g[i] * inv; // unscale, fp32
+      const [a] = this.myRange(sh), buf = this.world.buffers[r];
+      const g = this.acc[r].map((x) => x * inv); // unscale, fp32
       const next = optimizerStep([this.master[r]], [g], this.opt[r], this.s.optimizer);
       this.master[r] = next.params[0];
       this.opt[r] = next.state;
@@ -269,7 +315,9 @@ export class ZeroWorld {
       buf.fill(0, this.numElements, 2 * this.numElements);
       this.ledger.free(r, "grads", this.ledger.live(r, "grads"), "free gradients after the step");
       this.ledger.free(r, "bucket", this.ledger.live(r, "bucket"), "free bucket buffer");
+      this.gradLive[r].fill(0);
     });
+    this.bucketLive = false;
   }
 
   private allGatherParams(r: ChunkRange): void {

@@ -7,20 +7,16 @@ import { TRAIN_PRECISIONS, type TrainPrecision } from "../amp/castArray.js";
 import { checkNumRanks, type CommEvent, type CostModel } from "../collectives/index.js";
 import { checkStage, validateZeroKnobs, type ZeroKnobs, type ZeroStage } from "./validateZeroOptions.js";
 import { wrapUnits, type Unit, type WrapPolicy } from "./wrapUnits.js";
-import { zeroSchedule, type ZeroOp } from "./zeroSchedule.js";
+import { zeroSchedule, type MicroBatchPart, type ZeroOp } from "./zeroSchedule.js";
 import { ZeroWorld, type CollectiveRecord } from "./ZeroWorld.js";
 import type { MemoryEvent } from "./MemoryLedger.js";
 
-/** A ZeRO run. Omitted fields take the defaults named. */
-export interface ZeroConfig {
-  /** P, data-parallel ranks (integer ≥ 1). */
-  numRanks: number;
-  /** 0 (DDP), 1, 2 or 3. */
-  stage: number;
-  /** Compute copy: "bf16" (default), "fp16" or "fp32" (then there is no separate master copy). */
-  precision?: TrainPrecision;
-  /** Precision of the gradient reduction (default: `precision`, as DeepSpeed and FSDP's reduce_dtype=None). */
-  reduceDtype?: TrainPrecision;
+/**
+ * What every simulated data-parallel run of this chapter takes (ZeRO and FSDP): the model, its batches, the optimizer
+ * and the links. Omitted fields take the defaults named.
+ * @see nanoGPT train.py (batch_size, block_size); PyTorch torch.optim.AdamW
+ */
+export interface TrainingRunOptions {
   /** lib/nn model sizes (default lib/amp's AMP_LIVE_MODEL). */
   model?: Omit<ModelConfig, "vocabSize">;
   /** Sequences per rank per step (default 2). */
@@ -35,6 +31,24 @@ export interface ZeroConfig {
   lossScale?: number;
   /** AdamW (default lr 1e-2, PyTorch's other defaults). */
   optimizer?: AdamWConfig;
+  /** K, micro-batches per optimizer step (default 1); the loss is normalised by the tokens of the whole step. */
+  gradAccumSteps?: number;
+  /** Keep memory events and collectives of the first k steps (default 1). */
+  keepEventsFor?: number;
+  /** α-β cost of the links (default lib/collectives' 5 µs, 25 GB/s). */
+  cost?: CostModel;
+}
+
+/** A ZeRO run. Omitted fields take the defaults named. */
+export interface ZeroConfig extends TrainingRunOptions {
+  /** P, data-parallel ranks (integer ≥ 1). */
+  numRanks: number;
+  /** 0 (DDP), 1, 2 or 3. */
+  stage: number;
+  /** Compute copy: "bf16" (default), "fp16" or "fp32" (then there is no separate master copy). */
+  precision?: TrainPrecision;
+  /** Precision of the gradient reduction (default: `precision`, as DeepSpeed and FSDP's reduce_dtype=None). */
+  reduceDtype?: TrainPrecision;
   /**
    * DeepSpeed's zero_optimization knobs (DeepSpeed's defaults), except `stage3_param_persistence_threshold`, which
    * defaults to 10 × the model's width, the Hugging Face integration's "auto" value: DeepSpeed's 1e5 exceeds every
@@ -45,12 +59,14 @@ export interface ZeroConfig {
   wrap?: WrapPolicy;
   /** Stage 3: free after forward and gather again in backward (default true; false is FSDP's SHARD_GRAD_OP). */
   reshardAfterForward?: boolean;
-  /** Keep memory events and collectives of the first k steps (default 1). */
-  keepEventsFor?: number;
-  /** α-β cost of the links (default lib/collectives' 5 µs, 25 GB/s). */
-  cost?: CostModel;
-  /** Replaces the schedule of a step (the build-it exercise plugs its schedule in here). */
-  schedule?: (stage: ZeroStage, units: readonly Unit[], knobs: Required<ZeroKnobs>) => ZeroOp[];
+  /** Replaces the schedule of a micro-batch (the build-it exercise plugs its schedule in here). */
+  schedule?: (stage: ZeroStage, units: readonly Unit[], knobs: Required<ZeroKnobs>, part: MicroBatchPart) => ZeroOp[];
+  /** Stage 0: DDP under `no_sync`, gradients all-reduced on the last micro-batch only (default true); false all-reduces every micro-batch. */
+  noSync?: boolean;
+  /** Stages 2–3: DeepSpeed's `engine.coalesce_grad_reduction()`: gradients accumulate unsharded and are reduced once, on the last micro-batch (default false). */
+  coalesceGradReduction?: boolean;
+  /** Stages 1–2: all-reduce each bucket and keep the owned slice, DeepSpeed's default `use_multi_rank_bucket_allreduce` (default false: the paper's reduce-scatter). */
+  multiRankBucketAllreduce?: boolean;
 }
 
 /** One step's record. */
@@ -100,10 +116,42 @@ export function autoPersistenceThreshold(hiddenSize: number): number {
  * @see nanoGPT train.py get_batch (random windows); PyTorch DistributedSampler (each rank its own samples)
  */
 export function zeroBatches(c: ZeroConfig): Batch[][] {
+  return zeroMicroBatches({ ...c, gradAccumSteps: 1 }).map((step) => step[0]);
+}
+
+/**
+ * The batches of a run with K micro-batches per step: step s, micro-batch m, rank r gets the ((s·K + m)·P + r)-th
+ * batch of one seeded sampler (K = 1: {@link zeroBatches}).
+ * @param c the run's config (numRanks, model, batchSize, seqLen, steps, seed, gradAccumSteps)
+ * @returns batches[step][microBatch][rank]
+ * @throws RangeError `gradAccumSteps must be an integer >= 1, got 0`
+ * @example zeroMicroBatches({ numRanks: 2, stage: 0, steps: 1, gradAccumSteps: 3 })[0].length // 3
+ * @see PyTorch DistributedSampler; Hugging Face Trainer `gradient_accumulation_steps` (K micro-batches per optimizer step)
+ */
+export function zeroMicroBatches(c: ZeroConfig): Batch[][][] {
+  const K = c.gradAccumSteps ?? 1;
+  if (!(Number.isInteger(K) && K >= 1)) throw new RangeError(`gradAccumSteps must be an integer >= 1, got ${String(K)}`);
   const { tokens } = corpus();
   const rng = mulberry32(c.seed ?? 0);
   const cfg = c.model ?? AMP_LIVE_MODEL;
-  return Array.from({ length: c.steps ?? 3 }, () => Array.from({ length: c.numRanks }, () => sampleBatch(tokens, { batchSize: c.batchSize ?? 2, seqLen: c.seqLen ?? 8, contextLength: cfg.contextLength }, rng)));
+  const one = () => sampleBatch(tokens, { batchSize: c.batchSize ?? 2, seqLen: c.seqLen ?? 8, contextLength: cfg.contextLength }, rng);
+  return Array.from({ length: c.steps ?? 3 }, () => Array.from({ length: K }, () => Array.from({ length: c.numRanks }, one)));
+}
+
+/**
+ * Which micro-batches reduce their gradients, as DDP and DeepSpeed do under accumulation: stage 0 under `no_sync` and
+ * stage 1 only the last; stage 0 without `no_sync` and stages 2–3 every one (DeepSpeed engine.py: "ZeRO stage >= 2
+ * communicates during non gradient accumulation boundaries as well"), unless `coalesceGradReduction`.
+ * @param stage 0–3
+ * @param c noSync (stage 0, default true), coalesceGradReduction (stages 2–3, default false)
+ * @returns true when every micro-batch reduces
+ * @example reducesEveryMicroBatch(2, {}) // true
+ * @see DeepSpeed edaa722 `runtime/engine.py` (`allreduce_gradients`, `no_sync`, `coalesce_grad_reduction`); PyTorch `DistributedDataParallel.no_sync`
+ */
+export function reducesEveryMicroBatch(stage: ZeroStage, c: Pick<ZeroConfig, "noSync" | "coalesceGradReduction">): boolean {
+  if (c.noSync !== undefined && stage !== 0) throw new RangeError(`noSync applies to stage 0, got stage ${stage} (stage 1 reduces at the boundary; DeepSpeed's no_sync refuses stages 2 and 3)`);
+  if (c.coalesceGradReduction && stage === 0) throw new RangeError("coalesceGradReduction needs stage 1, 2 or 3, got stage 0");
+  return stage === 0 ? c.noSync === false : stage >= 2 && !c.coalesceGradReduction;
 }
 
 /**
@@ -117,13 +165,16 @@ export function zeroBatches(c: ZeroConfig): Batch[][] {
  * The partition is the flat one of the ZeRO paper (rank r owns
  * chunkBounds(Ψ, P)[r]), the split of ring all-reduce: each element is summed
  * in the same order as DDP's ring all-reduce, so every stage gives DDP's
- * weights bit for bit.
+ * weights bit for bit. With K micro-batches per step (`gradAccumSteps`), each
+ * micro-batch runs its part of the schedule ({@link reducesEveryMicroBatch});
+ * the message log then equals `zeroStepCommunication`'s count for the stage.
  *
  * @param c {@link ZeroConfig}
  * @returns {@link ZeroRun}
  * @throws RangeError naming the field: `numRanks must be an integer >= 1, got 0`; `stage must be 0, 1, 2 or 3, got 4`;
  *   `reduce_bucket_size must be an integer >= 1 element, got 0`; `lossScale must be a finite number > 0, got 0`;
- *   `precision must be one of fp32, fp16, bf16, got "fp8"`; and the schedule errors of {@link ZeroWorld}
+ *   `precision must be one of fp32, fp16, bf16, got "fp8"`; `gradAccumSteps must be an integer >= 1, got 0`;
+ *   `noSync applies to stage 0, got stage 2 (…)`; and the schedule errors of {@link ZeroWorld}
  * @example trainZero({ numRanks: 4, stage: 3, steps: 2 }).losses.length // 2
  * @see Rajbhandari et al. 2020, ZeRO: Memory Optimizations Toward Training Trillion Parameter Models, §5 and §7; DeepSpeed stage_1_and_2.py, stage3.py
  */
@@ -145,14 +196,21 @@ export function trainZero(c: ZeroConfig): ZeroRun {
   const models = Array.from({ length: P }, () => createModel(cfg));
   const threshold = stage === 3 ? knobs.stage3_param_persistence_threshold : 0;
   const units = wrapUnits(models[0].layers.map((l) => ({ name: l.name, params: l.params.map((p) => ({ name: p.name, numel: p.data.length })) })), c.wrap ?? "layer", threshold);
-  const zw = new ZeroWorld({ stage, models, units, knobs, precision, reduceDtype, optimizer: c.optimizer ?? { kind: "adamw", lr: 1e-2 }, lossScale, cost: c.cost }, Float32Array.from(flatData(models[0].params)));
-  const batches = zeroBatches({ ...c, steps });
+  const zw = new ZeroWorld({ stage, models, units, knobs, precision, reduceDtype, optimizer: c.optimizer ?? { kind: "adamw", lr: 1e-2 }, lossScale, cost: c.cost, multiRankBucketAllreduce: c.multiRankBucketAllreduce }, Float32Array.from(flatData(models[0].params)));
+  const batches = zeroMicroBatches({ ...c, steps });
+  const every = reducesEveryMicroBatch(stage, c);
   const records: ZeroStepRecord[] = [];
   const keep = c.keepEventsFor ?? 1;
   for (let s = 0; s < steps; s++) {
-    const ops = c.schedule ? c.schedule(stage, units, knobs) : zeroSchedule(stage, units, knobs, c.reshardAfterForward ?? true);
+    const K = batches[s].length, ops: ZeroOp[] = [];
     zw.begin(batches[s]);
-    for (const o of ops) zw.run(o);
+    for (let m = 0; m < K; m++) {
+      const part = { reduce: every || m === K - 1, last: m === K - 1 };
+      const mOps = c.schedule ? c.schedule(stage, units, knobs, part) : zeroSchedule(stage, units, knobs, c.reshardAfterForward ?? true, part);
+      zw.microBatch(m);
+      for (const o of mOps) zw.run(o);
+      ops.push(...mOps);
+    }
     const { loss, commEvents } = zw.end();
     const elementsSent = new Array(P).fill(0);
     for (const e of commEvents) elementsSent[e.sender] += e.length;

@@ -20,6 +20,17 @@ export type ZeroOp =
   | { op: "step" };
 
 /**
+ * Which part of an optimizer step a micro-batch runs under gradient accumulation (K micro-batches per step).
+ * @see DeepSpeed edaa722 `runtime/engine.py` (`is_gradient_accumulation_boundary`, `allreduce_gradients`); PyTorch `DistributedDataParallel.no_sync`
+ */
+export interface MicroBatchPart {
+  /** The micro-batch reduces its gradients (stages 2–3 every micro-batch; stages 0–1 under `no_sync` only the last). */
+  reduce: boolean;
+  /** The last micro-batch of the step: the optimizer step and the parameter all-gathers follow it. */
+  last: boolean;
+}
+
+/**
  * DeepSpeed's schedule for one step: forward over the units (stage 3: gather
  * before, release after, with prefetch of the next units up to
  * stage3_prefetch_bucket_size and stage3_max_live_parameters), backward in
@@ -32,11 +43,13 @@ export type ZeroOp =
  * @param units from {@link wrapUnits}
  * @param knobs validated knobs
  * @param reshardAfterForward stage 3: free after forward and gather again in backward (default true; false = FSDP SHARD_GRAD_OP)
+ * @param part under gradient accumulation, what this micro-batch runs (default: the whole step, K = 1): without
+ *   `reduce` no gradient is reduced (they accumulate), without `last` neither the step nor the all-gathers after it
  * @returns the operations, in order
  * @example zeroSchedule(3, units, validateZeroKnobs({}, 3)).filter((o) => o.op === "gather").length // 2 × units.length (no unit persistent)
  * @see DeepSpeed stage3.py and partitioned_param_coordinator.py (fetch, prefetch, release); stage_1_and_2.py (reduce_independent_p_g_buckets_and_remove_grads)
  */
-export function zeroSchedule(stage: ZeroStage, units: readonly Unit[], knobs: Required<ZeroKnobs>, reshardAfterForward = true): ZeroOp[] {
+export function zeroSchedule(stage: ZeroStage, units: readonly Unit[], knobs: Required<ZeroKnobs>, reshardAfterForward = true, part: MicroBatchPart = { reduce: true, last: true }): ZeroOp[] {
   const ops: ZeroOp[] = [];
   const numElements = units.length === 0 ? 0 : units[units.length - 1].params.at(-1)!.end;
   const live = new Set<number>();
@@ -68,7 +81,7 @@ export function zeroSchedule(stage: ZeroStage, units: readonly Unit[], knobs: Re
     fetch(backwardOrder, i);
     ops.push({ op: "backward", unit: u });
     release(u);
-    for (const p of units[u].params.slice().reverse()) {
+    for (const p of part.reduce ? units[u].params.slice().reverse() : []) {
       if (pending && pending.end - pending.start + (p.end - p.start) > knobs.reduce_bucket_size) {
         ops.push({ op: "reduce", ...pending });
         pending = null;
@@ -77,6 +90,7 @@ export function zeroSchedule(stage: ZeroStage, units: readonly Unit[], knobs: Re
     }
   });
   if (pending) ops.push({ op: "reduce", ...(pending as ChunkRange) });
+  if (!part.last) return ops;
   ops.push({ op: "step" });
   if (stage === 1 || stage === 2) {
     for (let s = 0; s < numElements; s += knobs.allgather_bucket_size) ops.push({ op: "allgather-params", start: s, end: Math.min(numElements, s + knobs.allgather_bucket_size) });
