@@ -53,8 +53,9 @@ export interface RingDims {
  *
  * Communicate only through `ring.sendRecv`, and only as ring attention does. Rank r may read only
  * its own shard's q, k, v and dO (and every shard's positions): other ranks' keys and values reach
- * it through the ring (the grader checks each rank's forward result in a run where the other shards'
- * k and v are NaN). The grader reads the World's log of every message (its length and its content):
+ * it through the ring (the grader checks each rank's O, lse and dq in a run where the other shards
+ * hold fake k and v, and the ring turns each fake [K | V] block it carries into the true one). The
+ * grader reads the World's log of every message (its length and its content):
  * - forward: a rank keeps its queries and holds one key/value block at a time, sent as one buffer
  *   [K | V] of 2·B·H·n·d elements; the blocks move one rank along the ring between steps: C − 1 sendRecv;
  * - backward: K and V go round again (C − 1 moves; do not keep the blocks of the forward pass, which

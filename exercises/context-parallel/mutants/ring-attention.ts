@@ -15,6 +15,8 @@ interface Mistake {
   blockLocalLse?: boolean;
   /** Forward: read the held block's K and V from its owner's shard, sending the ring's buffers only as a decoy. */
   readShards?: boolean;
+  /** Backward: the same, in the backward pass only (the forward pass uses the ring). */
+  readShardsBackward?: boolean;
 }
 
 const cat = (a: Float32Array, b: Float32Array) => { const o = new Float32Array(a.length + b.length); o.set(a); o.set(b, a.length); return o; };
@@ -47,7 +49,7 @@ function ring(m: Mistake): F {
     const dq = shards.map(() => new Float32Array(len));
     for (let s = 0; s < C; s++) {
       shards.forEach((sh: CpShard, r) => {
-        const held = m.keepBlocks ? seen[r][s] : kv[r];
+        const held = m.readShardsBackward ? cat(shards[owner(r, s)].k, shards[owner(r, s)].v) : m.keepBlocks ? seen[r][s] : kv[r];
         const lse = m.blockLocalLse ? blocks[r][s].lse : acc[r].lse;
         const g = blockAttentionBackward(sh.q, held.subarray(0, len), held.subarray(len), acc[r].O, sh.dO!, lse, blk, sh.positions, shards[owner(r, s)].positions, opt);
         g.dQ.forEach((v, i) => (dq[r][i] += v));
@@ -68,4 +70,5 @@ export const mutants = {
   "keeps every block of the forward pass instead of passing K and V around again (C blocks of memory)": { impl: ring({ keepBlocks: true }), caughtBy: "ring messages: one [K | V] block per rank and step, C − 1 forward, 2C − 1 block moves backward" },
   "recomputes the backward pass with each block's own logsumexp instead of the merged one": { impl: ring({ blockLocalLse: true }), caughtBy: ["backward equals one device: dq, dk, dv", "blocks a rank cannot see (fully masked) give no NaN", "trains lib/nn's model to the same weights as one device (C = 2, 4)"] },
   "reads the other ranks' K and V from their shards, the ring only a decoy": { impl: ring({ readShards: true }), caughtBy: ["forward equals one device (three layouts, causal and not)", "any placement of the tokens, any C and shape", "blocks a rank cannot see (fully masked) give no NaN"] },
+  "reads the other ranks' K and V from their shards in the backward pass, the ring only a decoy": { impl: ring({ readShardsBackward: true }), caughtBy: ["backward equals one device: dq, dk, dv", "any placement of the tokens, any C and shape", "blocks a rank cannot see (fully masked) give no NaN"] },
 } satisfies Record<string, { impl: F; caughtBy: string | string[] }>;
