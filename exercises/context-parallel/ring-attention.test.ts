@@ -112,7 +112,8 @@ async function ranksAlone(f: F, p: Problem, hint: string) {
     const own = shards.map((s, j) => (j === r ? s : { ...s, ...fakes[j] }));
     const got = await callSafely(f, [new ViewRing(p.C, fakeBlocks.map((x, j) => (j === r ? null : x)), trues), own, { B: p.B, H: p.H, n: p.n, d: p.d }, { causal: p.causal }], { label: label(r), hint: `${hint}; ${ALONE}` });
     const res = Array.isArray(got) ? got[r] : undefined;
-    for (const [key, d] of [["O", p.d], ["lse", 1], ...(p.grad ? [["dq", p.d]] : [])] as const) {
+    const wanted: ["O" | "lse" | "dq", number][] = [["O", p.d], ["lse", 1], ...(p.grad ? [["dq", p.d] as ["dq", number]] : [])];
+    for (const [key, d] of wanted) {
       const a = res?.[key];
       if (!(a instanceof Float32Array) || a.length !== p.B * p.H * p.n * d) fail(`${label(r)}: rank ${r}'s ${key} should be a Float32Array of ${p.B * p.H * p.n * d} numbers`, `${hint}; ${ALONE}`);
     }
