@@ -6,7 +6,7 @@ import type { delayedScalingTrace, DelayedRecipe } from "./delayed-scaling-trace
 type F = typeof delayedScalingTrace;
 const reference: F = (amaxes, recipe, format, initial) => scaleTrace(amaxes, recipe, format, initial);
 const SECTION = "delayed-scaling";
-const see = `see the page's section #${SECTION}`;
+const see = "see the page's section \"Delayed scaling\" (src/amp.md#delayed-scaling)";
 const R = (amaxHistoryLen: number, amaxComputeAlgo: DelayedRecipe["amaxComputeAlgo"] = "max", margin = 0): DelayedRecipe => ({ margin, amaxHistoryLen, amaxComputeAlgo });
 const same = (f: F, args: Parameters<F>, hint: string) => expectSame(f, reference, args, { name: "delayedScalingTrace", hint });
 /** A spike of `factor` every `period` steps over a base of 1. */

@@ -4,7 +4,13 @@ import type { createGradScaler, ScalerOptimizer, StudentGradScaler } from "./gra
 
 type F = typeof createGradScaler;
 const SECTION = "py-torchs-grad-scaler";
-const see = (s = SECTION) => `see the page's section #${s}`;
+/** The page's sections the hints name: title and anchor, as chapter 1's hints do. */
+const TITLES: Record<string, string> = {
+  "py-torchs-grad-scaler": "PyTorch's GradScaler",
+  "unscale-then-check-unscale-before-clipping": "Unscale, then check; unscale before clipping",
+  "build-it-your-grad-scaler-trains-the-model": "Build it: your GradScaler trains the model",
+};
+const see = (s = SECTION) => `see the page's section "${TITLES[s]}" (src/amp.md#${s})`;
 const BUILD = "build-it-your-grad-scaler-trains-the-model";
 
 /** The reference: the course's GradScaler (lib/amp/GradScaler.ts). */
@@ -177,6 +183,19 @@ export default defineExercise({
           same(`getGrowthTracker() after iteration ${i}`, call("getGrowthTracker()", () => s.getGrowthTracker(), hint), r.getGrowthTracker(), hint);
         }
     } },
+    { name: "update at the float32 maximum: no growth, tracker reset", points: 1, run: async (f) => {
+        // S × growth = 2^128 is Infinity in float32: the scale stays, but the tracker is reset all the same
+        // (pytorch/pytorch@e402fa84624c76d0e6fa4483d327df0d42acbc6e aten/src/ATen/native/cpu/AmpGradScalerKernels.cpp,
+        // _amp_update_scale_cpu_kernel: `*growth_tracker_ptr = 0` follows the `if (std::isfinite(new_scale))` that guards only the scale)
+        const hint = `when S × growth is infinite in float32 the scale stays, and the tracker? ${see()}`;
+        const o = { initScale: 2 ** 127, growthInterval: 3 };
+        const s = await make(f, o, hint);
+        for (let i = 1; i <= 7; i++) {
+          iteration(s, [[1]], hint);
+          same(`getScale() after ${i} clean iterations from S = 2^127 (growthInterval 3)`, call("getScale()", () => s.getScale(), hint), 2 ** 127, hint);
+          same(`getGrowthTracker() after ${i} clean iterations from S = 2^127 (growthInterval 3)`, call("getGrowthTracker()", () => s.getGrowthTracker(), hint), i % 3, hint);
+        }
+    } },
     { name: "PyTorch's errors", points: 2, run: async (f) => {
         const hint = "the contract lists PyTorch's errors and their messages";
         const s = await make(f, {}, hint);
@@ -199,7 +218,7 @@ export default defineExercise({
         }
     } },
     { name: "training: loss-scale trace", points: 5, run: (f) => compareTrace(f, "overflows", "lossScale", `the scale S the loop read with scale(1) at each step; ${see(BUILD)}`) },
-    { name: "training: skipped steps", points: 3, run: (f) => compareTrace(f, "overflows", "skipped", `a step is skipped when optimizer.step() was not called; ${see(BUILD)}`) },
+    { name: "training: skipped steps", points: 2, run: (f) => compareTrace(f, "overflows", "skipped", `a step is skipped when optimizer.step() was not called; ${see(BUILD)}`) },
     { name: "training: final weights", points: 4, run: (f) => compareWeights(f, "overflows", `the same loop and optimizer: the weights differ only if unscaling or skipping differ; ${see(BUILD)}`) },
     { name: "training with clipping: unscale_ then step", points: 2, run: async (f) => {
         const hint = `the loop calls unscale_, clips, then step: ${see("unscale-then-check-unscale-before-clipping")}`;

@@ -46,7 +46,9 @@ export interface StudentGradScaler {
  * - `unscale_` and `step` follow GradScaler's semantics: the multiplier, the
  *   dtype of the products, which values the inf/NaN test looks at, when
  *   `optimizer.step()` runs; `null` gradients are ignored;
- * - `update` follows `_amp_update_scale_` (your exercise 4.2);
+ * - `update` follows `_amp_update_scale_` (your exercise 4.2): when the
+ *   tracker reaches growthInterval and S × growthFactor is infinite in
+ *   float32, S stays but the tracker is still reset to 0;
  * - errors, as PyTorch's messages: a second `unscale_` in one iteration throws
  *   an Error "unscale_() has already been called on this optimizer since the
  *   last update()."; a second `step` throws "step() has already been called

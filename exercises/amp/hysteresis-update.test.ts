@@ -4,7 +4,7 @@ import { dynamicLossScaleUpdate } from "../../lib/amp/index.js";
 import type { hysteresisUpdate, HysteresisOptions, ScalerState } from "./hysteresis-update.js";
 
 const SECTION = "deep-speeds-dynamic-loss-scaler-and-the-notes-config";
-const see = `see the page's section #${SECTION}`;
+const see = "see the page's section \"DeepSpeed's DynamicLossScaler and the notes' config\" (src/amp.md#deep-speeds-dynamic-loss-scaler-and-the-notes-config)";
 /** DeepSpeed ≥ 0.17.1 (the lib default release). */
 const reference: typeof hysteresisUpdate = (state, overflow, o) => dynamicLossScaleUpdate(state, overflow, { ...o, initScale: state.curScale });
 const notes: HysteresisOptions = { scaleWindow: 100, minScale: 1, delayedShift: 2, consecutiveHysteresis: false }; // the notes' ZeRO-2 block, with a min_loss_scale current DeepSpeed accepts

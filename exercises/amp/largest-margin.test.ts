@@ -6,7 +6,7 @@ import type { largestMargin } from "./largest-margin.js";
 type F = typeof largestMargin;
 const reference: F = (values, format) => libLargestMargin(values, format);
 const SECTION = "margin-underflow-and-the-inverse-problem";
-const see = `see the page's section #${SECTION}`;
+const see = "see the page's section \"Margin, underflow and the inverse problem\" (src/amp.md#margin-underflow-and-the-inverse-problem)";
 const f32 = (...xs: number[]) => Float32Array.from(xs);
 const same = (f: F, values: Float32Array, format: "fp8-e4m3" | "fp8-e5m2", hint: string) => expectSame(f, reference, [values, format], { name: "largestMargin", hint });
 

@@ -7,7 +7,7 @@ type F = typeof lossScaleRange;
 const reference: F = (grads, f) => libLossScaleRange(grads, f);
 
 const SECTION = "what-fp16-does-to-gradients";
-const see = `see the page's section #${SECTION}`;
+const see = "see the page's section \"What fp16 does to gradients\" (src/amp.md#what-fp16-does-to-gradients)";
 const f32 = (xs: number[]) => Float32Array.from(xs);
 const same = (f: F, grads: Float32Array, frac: number, hint: string) => expectSame(f, reference, [grads, frac], { name: "lossScaleRange", hint });
 /** A gradient m·2^e with m in [1, 2), in float32. */

@@ -7,7 +7,7 @@ type F = typeof readScaleTrace;
 const reference: F = (scales, fromStart) => libRead(scales, fromStart);
 
 const SECTION = "the-loss-scale-trace";
-const see = `see the page's sections #pytorch-s-grad-scaler and #${SECTION}`;
+const see = "see the page's sections \"PyTorch's GradScaler\" (src/amp.md#py-torchs-grad-scaler) and \"The loss-scale trace\" (src/amp.md#the-loss-scale-trace)";
 const same = (f: F, scales: number[], fromStart: boolean, hint: string) => expectSame(f, reference, [scales, fromStart], { name: "readScaleTrace", hint });
 
 /** A trace made by the course's updateScale: scales before each step and after the last, from tracker t0. */

@@ -6,7 +6,7 @@ import type { gradScalerUpdate, ScaleOptions } from "./update-scale.js";
 const SECTION = "py-torchs-grad-scaler";
 const reference: typeof gradScalerUpdate = (scale, tracker, foundInf, options) => updateScale(scale, tracker, foundInf, options);
 const defaults: ScaleOptions = { growthFactor: 2, backoffFactor: 0.5, growthInterval: 2000 };
-const see = `see the page's section #${SECTION}`;
+const see = "see the page's section \"PyTorch's GradScaler\" (src/amp.md#py-torchs-grad-scaler)";
 
 /** Runs `f` over a sequence of inf flags from (scale, 0) and compares every step with the reference. */
 async function trace(f: typeof gradScalerUpdate, infs: boolean[], o: ScaleOptions, scale0: number, hint: string) {

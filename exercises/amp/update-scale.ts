@@ -23,7 +23,8 @@ export interface ScaleOptions {
  *
  * Convention: the scale is a float32 tensor in PyTorch, so every scale you
  * return is a float32 value, and a scale that would become infinite is not
- * applied. Return a new object.
+ * applied (the scale stays; the tracker is reset to 0 as after any growth).
+ * Return a new object.
  *
  * Errors (RangeError, the message naming the field): growthFactor not a finite
  * number > 1; backoffFactor not in (0, 1); growthInterval not an integer >= 1;

@@ -38,6 +38,11 @@ export default defineExercise<F>({
         for (const layout of ["zigzag", "striped"] as const) for (const cpSize of [2, 3, 8]) {
           await expectSame(f, reference, [{ ...a100, causal: true, layout, cpSize, cost: { alphaS: 5e-6, bandwidthBytesPerS: 300e9 } }], { hint });
         }
+        // C = 2: step 0 is the only step, and its block is the rank's own, c²/2 + c/2 pairs under either layout.
+        // Here c + 1 ≥ F·e/B = 1001: c²/2 alone would give 1002 instead of 1000.
+        for (const layout of ["zigzag", "striped"] as const) {
+          await expectSame(f, reference, [{ ...a100, causal: true, layout, cpSize: 2, deviceFlopsPerS: 100.1e12, cost: { alphaS: 0, bandwidthBytesPerS: 200e9 } }], { hint: `with C = 2 the only step is step 0: how many pairs does a rank's own block keep? ${CAUSAL}` });
+        }
     } },
     { name: "contiguous causal shards: 2 ranks, and never beyond", points: 2, run: async (f) => {
         const hint = `with contiguous shards some rank has nothing to compute at some step once C ≥ 3; ${CAUSAL}`;
@@ -49,15 +54,24 @@ export default defineExercise<F>({
         await expectSame(f, reference, [{ ...a100, deviceFlopsPerS: 3e11, causal: true, layout: "zigzag", cpSize: 4, cost: { alphaS: 0, bandwidthBytesPerS: 100e9 } }], { hint });
     } },
     { name: "random models and links", points: 2, run: (f) => property(fc.record({
-        kv: fc.constantFrom(1, 2, 4, 8), b: fc.integer({ min: 1, max: 4 }), e: fc.constantFrom(1, 2, 4), F: fc.double({ min: 1e12, max: 1e15, noNaN: true }),
+        kv: fc.constantFrom(1, 2, 4, 8), b: fc.integer({ min: 1, max: 4 }), e: fc.constantFrom(0.5, 1, 2, 4), F: fc.double({ min: 1e12, max: 1e15, noNaN: true }),
         alphaS: fc.constantFrom(0, 1e-6, 5e-6, 3e-5), B: fc.double({ min: 1e9, max: 1e12, noNaN: true }), cpSize: fc.integer({ min: 1, max: 16 }),
         layout: fc.constantFrom("contiguous" as const, "zigzag" as const, "striped" as const), causal: fc.boolean(),
       }), async ({ kv, b, e, F, alphaS, B, cpSize, layout, causal }) => {
         await expectSame(f, reference, [{ hiddenSize: 4096, numHeads: 32, numKvHeads: kv, microBatch: b, bytesPerElement: e, deviceFlopsPerS: F, cost: { alphaS, bandwidthBytesPerS: B }, cpSize, layout, causal }], { hint: `${OVERLAP}; ${CAUSAL}` });
-      }, { numRuns: 60, seed: 1304 }) },
+      }, { numRuns: 60, seed: 1304 }).then(() => property(fc.record({
+        // C = 2, every layout: the only step is step 0, the rank's own block (the diagonal counts)
+        kv: fc.constantFrom(8, 32), e: fc.constantFrom(0.5, 1, 2), flopsPerByte: fc.integer({ min: 50, max: 5000 }),
+        alphaS: fc.constantFrom(0, 1e-6), B: fc.double({ min: 1e10, max: 1e12, noNaN: true }),
+        layout: fc.constantFrom("contiguous" as const, "zigzag" as const, "striped" as const), causal: fc.boolean(),
+      }), async ({ kv, e, flopsPerByte, alphaS, B, layout, causal }) => {
+        const F = flopsPerByte * B;
+        await expectSame(f, reference, [{ hiddenSize: 4096, numHeads: 32, numKvHeads: kv, microBatch: 1, bytesPerElement: e, deviceFlopsPerS: F, cost: { alphaS, bandwidthBytesPerS: B }, cpSize: 2, layout, causal }], { hint: `C = 2: the only step is step 0, each rank's own block; ${CAUSAL}` });
+      }, { numRuns: 40, seed: 1342 })) },
     { name: "bad inputs throw a RangeError naming the field", points: 1, run: async (f) => {
         const hint = "check every field before computing: sizes are integers ≥ 1, rates finite and > 0";
         await expectThrows(f, [{ ...a100, deviceFlopsPerS: 0 }], /deviceFlopsPerS/, { class: RangeError, hint });
+        await expectThrows(f, [{ ...a100, bytesPerElement: 0 }], /bytesPerElement/, { class: RangeError, hint });
         await expectThrows(f, [{ ...a100, cpSize: 0 }], /cpSize/, { class: RangeError, hint });
         await expectThrows(f, [{ ...a100, numKvHeads: 1.5 }], /numKvHeads/, { class: RangeError, hint });
         await expectThrows(f, [{ ...a100, layout: "ring" as never }], /layout/, { class: RangeError, hint });

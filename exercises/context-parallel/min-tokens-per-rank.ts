@@ -9,7 +9,7 @@ export interface OverlapOptions {
   numKvHeads: number;
   /** b, sequences per micro-batch. */
   microBatch: number;
-  /** Bytes per element of K and V on the wire (2 for bf16). */
+  /** Bytes per element of K and V on the wire (2 for bf16): a finite number > 0, not necessarily an integer (0.5 for a 4-bit format). */
   bytesPerElement: number;
   /** F: sustained FLOP/s of one GPU on attention. */
   deviceFlopsPerS: number;
@@ -36,8 +36,10 @@ export interface OverlapOptions {
  * - transfer of a block: α + 2·c·h_kv·b·e / B seconds, h_kv = numKvHeads · h / numHeads, e = bytesPerElement.
  * c must give a valid split (the zig-zag layout cuts the sequence into 2·C chunks). With C = 1 nothing
  * is sent: return the smallest valid c. When no c hides the ring, return Infinity.
- * Errors: RangeError naming the field when a size or count is not an integer ≥ 1, a rate is not
- * finite and > 0, or the layout is unknown; α must be ≥ 0 and B > 0 (RangeError naming it).
+ * Errors: RangeError naming the field when a size or count (hiddenSize, numHeads, numKvHeads,
+ * microBatch, cpSize) is not an integer ≥ 1, deviceFlopsPerS or bytesPerElement is not finite and
+ * > 0 (bytesPerElement need not be an integer), or the layout is unknown; α must be ≥ 0 and B > 0
+ * (RangeError naming it).
  * Read: the chapter's sections "Overlapping the ring with compute" and "Causal masks and load balance".
  *
  * @param o the model, the link and the split

@@ -25,6 +25,27 @@ class GradedRing implements Ring {
   get events() { return this.ring.events; }
 }
 
+/**
+ * The ring of one rank's run (see ranksAlone): the other ranks' shards hold fake K and V, and
+ * every [K | V] block of a message (each aligned chunk of 2·B·H·n·d numbers) that is a fake block
+ * arrives as the true one. So a rank sees the other ranks' keys and values only through sendRecv.
+ */
+class ViewRing extends GradedRing {
+  constructor(C: number, private readonly fakes: (Float32Array | null)[], private readonly trues: Float32Array[]) { super(C); }
+  override sendRecv(buffers: readonly Float32Array[]): Float32Array[] {
+    const w = this.trues[0]!.length;
+    return super.sendRecv(buffers).map((b) => {
+      if (b.length % w !== 0) return b;
+      const out = Float32Array.from(b);
+      for (let at = 0; at < b.length; at += w) {
+        const j = this.fakes.findIndex((fk) => fk !== null && fk.every((x, i) => Object.is(x, b[at + i])));
+        if (j >= 0) out.set(this.trues[j]!, at);
+      }
+      return out;
+    });
+  }
+}
+
 const reference: F = (ring, shards, dims, o = {}) => libRingAttention(ring, shards, dims, o);
 
 /** A graded problem: C ranks, n tokens each, and where the tokens go. */
@@ -72,10 +93,43 @@ function close(what: string, got: Float32Array, want: Float32Array, p: Problem, 
   }
 }
 
+const ALONE = "rank r may read only its own shard's k and v: the others' reach it through ring.sendRecv (the grader checks rank r's results in a run where the other shards hold fake k and v, and the ring carries the true blocks)";
+
+/**
+ * Each rank's own results from a run in which only that rank's shard holds its true K and V
+ * (the others' are fake, random) and the ring turns each fake [K | V] block back into the true
+ * one (ViewRing): rank r's O, lse and dq are then right only if it read the others' blocks from the ring.
+ */
+async function ranksAlone(f: F, p: Problem, hint: string) {
+  const { shards, want, pos, N } = await run(f, p, hint);
+  const len = p.B * p.H * p.n * p.d;
+  const fakes = shards.map((_, j) => ({ k: randomTensor(len, p.seed + 101 + 2 * j, 2), v: randomTensor(len, p.seed + 102 + 2 * j) }));
+  const cat = (k: Float32Array, v: Float32Array) => { const o = new Float32Array(2 * len); o.set(k); o.set(v, len); return o; };
+  const trues = shards.map((s) => cat(s.k, s.v)), fakeBlocks = fakes.map((x) => cat(x.k, x.v));
+  const label = (r: number) => `${describeProblem(p)}, rank ${r}'s run`;
+  const mine: CpShardResult[] = [];
+  for (let r = 0; r < p.C; r++) {
+    const own = shards.map((s, j) => (j === r ? s : { ...s, ...fakes[j] }));
+    const got = await callSafely(f, [new ViewRing(p.C, fakeBlocks.map((x, j) => (j === r ? null : x)), trues), own, { B: p.B, H: p.H, n: p.n, d: p.d }, { causal: p.causal }], { label: label(r), hint: `${hint}; ${ALONE}` });
+    const res = Array.isArray(got) ? got[r] : undefined;
+    const wanted: ["O" | "lse" | "dq", number][] = [["O", p.d], ["lse", 1], ...(p.grad ? [["dq", p.d] as ["dq", number]] : [])];
+    for (const [key, d] of wanted) {
+      const a = res?.[key];
+      if (!(a instanceof Float32Array) || a.length !== p.B * p.H * p.n * d) fail(`${label(r)}: rank ${r}'s ${key} should be a Float32Array of ${p.B * p.H * p.n * d} numbers`, `${hint}; ${ALONE}`);
+    }
+    mine.push(res!);
+  }
+  const full = { B: p.B, H: p.H, N };
+  const gather = (key: "O" | "lse" | "dq", d: number) => gatherSequence(mine.map((m) => m[key] as Float32Array), { ...full, d }, pos);
+  return { gather, want };
+}
+
+/** The forward pass, each rank's O and lse from its own run (ranksAlone). */
 async function forwardMatches(f: F, p: Problem, hint = FWD) {
-  const { gather, want } = await run(f, p, hint);
-  close("O", gather("O", p.d), want.fwd.O, p, hint, p.d);
-  close("lse", gather("lse", 1), want.fwd.lse, p, `the logsumexp of the whole row, merged block after block; ${hint}`, 1);
+  const q0 = { ...p, grad: false };
+  const { gather, want } = await ranksAlone(f, q0, hint);
+  close("O", gather("O", p.d), want.fwd.O, q0, `${hint}; ${ALONE}`, p.d);
+  close("lse", gather("lse", 1), want.fwd.lse, q0, `the logsumexp of the whole row, merged block after block; ${hint}; ${ALONE}`, 1);
 }
 
 async function backwardMatches(f: F, p: Problem) {
@@ -83,6 +137,9 @@ async function backwardMatches(f: F, p: Problem) {
   close("dq", gather("dq", p.d), want.bwd!.dQ, p, `dq sums every block's contribution, computed with the merged O and lse; ${BWD}`, p.d);
   close("dk", gather("dk", p.d), want.bwd!.dK, p, `a block's dk collects the contributions of every rank's queries and must end on the block's owner; ${BWD}`, p.d);
   close("dv", gather("dv", p.d), want.bwd!.dV, p, `dv travels with its block like dk; ${BWD}`, p.d);
+  // dq of each rank from its own run: the blocks of the backward pass come through the ring too
+  const alone = await ranksAlone(f, { ...p, grad: true }, BWD);
+  close("dq", alone.gather("dq", p.d), want.bwd!.dQ, { ...p, grad: true }, `K and V go round the ring again in the backward pass; ${BWD}; ${ALONE}`, p.d);
 }
 
 const FIXED: Problem[] = [

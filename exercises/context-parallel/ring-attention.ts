@@ -51,8 +51,11 @@ export interface RingDims {
  * otherwise, scale = o.scale ?? 1/√d. When the shards carry dO, also return dq, and the dk, dv of
  * each rank's own keys and values (the gradients of Σ dO·O).
  *
- * Communicate only through `ring.sendRecv`, and only as ring attention does; the grader reads
- * the World's log of every message (its length and its content):
+ * Communicate only through `ring.sendRecv`, and only as ring attention does. Rank r may read only
+ * its own shard's q, k, v and dO (and every shard's positions): other ranks' keys and values reach
+ * it through the ring (the grader checks each rank's O, lse and dq in a run where the other shards
+ * hold fake k and v, and the ring turns each fake [K | V] block it carries into the true one). The
+ * grader reads the World's log of every message (its length and its content):
  * - forward: a rank keeps its queries and holds one key/value block at a time, sent as one buffer
  *   [K | V] of 2·B·H·n·d elements; the blocks move one rank along the ring between steps: C − 1 sendRecv;
  * - backward: K and V go round again (C − 1 moves; do not keep the blocks of the forward pass, which

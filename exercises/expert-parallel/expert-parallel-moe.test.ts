@@ -65,10 +65,28 @@ function closeGrads(r: { one: MoeLayer; mine: MoeLayer[] }, c: Case, what = "", 
   });
 }
 
+/**
+ * Whether a failed backward is the one of a block whose routers scale the auxiliary losses'
+ * gradient by auxLossScale instead of auxLossScale/P: the reference run with auxLossScale·P.
+ */
+function auxScaledByP(r: Awaited<ReturnType<typeof runCase>>, c: Case): boolean {
+  if (c.P === 1 || !r.out?.dxs) return false;
+  const s = setUp(c), ms = s.copies();
+  const want = libExpertParallelMoe(new EpComm(c.P), s.ranksOf(ms), s.split(s.x), s.split(s.dy), { ...s.options, auxLossScale: (s.options.auxLossScale ?? 1) * c.P });
+  const near = (a: ArrayLike<number> | undefined, b: ArrayLike<number>) => !!a && a.length === b.length && Array.from(b).every((v, i) => Math.abs(a[i] - v) <= TOL);
+  const sum = (list: MoeLayer[]) => list.reduce((acc, m) => acc.map((v, i) => v + m.router.grad[i]), new Float32Array(list[0].router.grad.length));
+  return want.dxs!.every((d, rank) => near(r.out.dxs?.[rank], d)) && near(sum(r.mine), sum(ms));
+}
+
 async function checkBackward(f: F, c: Case) {
   const r = await runCase(f, c);
-  r.bounds.forEach(([a, b], rank) => close(`dxs[${rank}]`, r.out?.dxs?.[rank], r.dx.subarray(a * c.h, b * c.h), c, `dx_t = dy_t + Σ_j (the pair's input gradient, brought home) + the router's part (${HINT})`));
-  closeGrads(r, c);
+  try {
+    r.bounds.forEach(([a, b], rank) => close(`dxs[${rank}]`, r.out?.dxs?.[rank], r.dx.subarray(a * c.h, b * c.h), c, `dx_t = dy_t + Σ_j (the pair's input gradient, brought home) + the router's part (${HINT})`));
+    closeGrads(r, c);
+  } catch (e) {
+    if (auxScaledByP(r, c)) fail(`dxs and the router's gradient are those of a block whose routers use lossScale = auxLossScale on every rank (${describe(c)})`, `the router's auxiliary-loss gradient is scaled by auxLossScale on each of the P = ${c.P} ranks, P times too much: each rank's auxiliary losses are over its own tokens and the ranks' router gradients are summed, so each rank's routerBackward takes lossScale = auxLossScale/P (${HINT})`);
+    throw e;
+  }
 }
 
 /** Two micro-batches through the same ranks, whose gradients already hold an earlier step's (rank 0's router replica holds the router's). */

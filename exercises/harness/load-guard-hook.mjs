@@ -5,8 +5,9 @@
 // is a building block the exercise names (`uses`): its own imports are then not
 // followed. A module of the student's that would load the exercise's reference
 // (its `solution` files or folders), a grader or a mutants file, a built copy of lib
-// (src/, dist/), or a way out of this thread (child processes, workers, vm, module
-// hooks, the inspector) is refused: the import throws, and the worker is told
+// (src/, dist/), a way out of this thread (child processes, workers, vm, module
+// hooks, the inspector) or the file system (fs: see FILE_BUILTINS in load-guard.ts)
+// is refused: the import throws, and the worker is told
 // through `port`, so that the exercise gets 0 even if the student catches the error.
 import { realpathSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,17 +20,19 @@ const inside = (file, entry) => (entry.folder ? file === entry.path.slice(0, -1)
 const rel = (file) => (file.startsWith(state.tree) ? file.slice(state.tree.length) : file.startsWith(state.root) ? file.slice(state.root.length) : file);
 
 /** Builtins a student's module may not load, graders and mutants files, and why (from load-guard.ts). */
-let OUTSIDE, OUTSIDE_WHY, GRADER, GRADER_WHY;
+let OUTSIDE, OUTSIDE_WHY, FILES, FILES_WHY, GRADER, GRADER_WHY;
 
 /**
  * @param {{ forbidden: {path: string, folder: boolean, why: string}[], allowed: {path: string, folder: boolean}[], root: string, stub: string, port: MessagePort,
- *   outside: string[], outsideWhy: string, grader: string, graderWhy: string }} data
+ *   outside: string[], outsideWhy: string, files: string[], filesWhy: string, grader: string, graderWhy: string }} data
  *   paths are real absolute paths; a folder's path ends with "/"
  */
 export function initialize(data) {
   const stubFile = real(data.stub);
   OUTSIDE = new Set(data.outside);
   OUTSIDE_WHY = data.outsideWhy;
+  FILES = new Set(data.files);
+  FILES_WHY = data.filesWhy;
   GRADER = new RegExp(data.grader);
   GRADER_WHY = data.graderWhy;
   state = { ...data, stubFile, student: new Map([[pathToFileURL(stubFile).href, null]]) };
@@ -60,9 +63,11 @@ export async function resolve(specifier, context, next) {
   }
   const builtin = specifier.replace(/^node:/, "");
   if (OUTSIDE.has(builtin)) refuse(context.parentURL, `node:${builtin}`, OUTSIDE_WHY);
+  if (FILES.has(builtin)) refuse(context.parentURL, `node:${builtin}`, FILES_WHY);
   const r = await next(specifier, context);
   if (r.url.startsWith("node:")) {
     if (OUTSIDE.has(r.url.slice(5))) refuse(context.parentURL, r.url, OUTSIDE_WHY);
+    if (FILES.has(r.url.slice(5))) refuse(context.parentURL, r.url, FILES_WHY);
     return r;
   }
   if (!r.url.startsWith("file:")) refuse(context.parentURL, r.url.slice(0, 60), "a module of an exercise is a file (no data: or remote modules)");

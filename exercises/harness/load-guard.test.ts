@@ -2,7 +2,7 @@
 // exercise to its reference, written as a student would in a submission, is refused with
 // a message that names the import and why; honest code and named building blocks load.
 import { describe, it, expect } from "vitest";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { loadGrader, loadGraders, ROOT } from "./discover.js";
@@ -99,6 +99,31 @@ export async function roundToBf16(x: number): Promise<number> {
     refused(await gradeSubmission("1.2", {
       "precision/round-bf16.ts": `export function roundToBf16(x: number): number {\n  const cp = (process as unknown as { getBuiltinModule(id: string): { execSync(c: string): Buffer } }).getBuiltinModule("node:child_process");\n  return Number(cp.execSync("echo " + x).toString());\n}`,
     }), /^refused to load node:child_process .*child processes, workers, vm, module hooks and the inspector are not available/);
+  });
+
+  it("refuses the file system: the reference's source read with fs and written to a new file under lib/ is never loaded", async () => {
+    // The trick a student found: copy lib/precision/round.ts next to it (its relative imports resolve there) and import the copy.
+    const copy = resolve(ROOT, "lib/precision/round-copy-by-a-student.ts");
+    const trick = (fs: string) => `${fs}
+const src = ${HIDDEN("precision/round.ts")};
+const dst = src.replace("round.ts", "round-copy-by-a-student.ts");
+w(new URL(dst, import.meta.url), r(new URL(src, import.meta.url), "utf8"));
+const { round } = (await import(dst.replace(".ts", ".js"))) as { round(f: string, x: number): number };
+export const roundToBf16 = (x: number) => round("bf16", x);`;
+    try {
+      refused(await gradeSubmission("1.2", { "precision/round-bf16.ts": trick(`import { readFileSync as r, writeFileSync as w } from "node:fs";`) }),
+        /^refused to load node:fs from exercises\/precision\/round-bf16\.ts: exercises don't read or write files/);
+      // through a helper file, fs/promises, and without an import
+      refused(await gradeSubmission("1.2", {
+        "precision/io.ts": `export { readFile, writeFile } from "fs/promises";`,
+        "precision/round-bf16.ts": `import { readFile } from "./io.js";\nvoid readFile;\nexport const roundToBf16 = (x: number) => x;`,
+      }), /^refused to load node:fs\/promises from exercises\/precision\/round-bf16\.ts → exercises\/precision\/io\.ts: exercises don't read or write files/);
+      refused(await gradeSubmission("1.2", { "precision/round-bf16.ts": trick(`const { readFileSync: r, writeFileSync: w } = (process as unknown as { getBuiltinModule(id: string): typeof import("node:fs") }).getBuiltinModule("fs");`) }),
+        /^refused to load node:fs from an exercise's code \(process\.getBuiltinModule\): exercises don't read or write files/);
+      expect(existsSync(copy), "the copy was never written").toBe(false);
+    } finally {
+      rmSync(copy, { force: true });
+    }
   });
 
   it("grades honest code in full, with a lib module that is not the solution", async () => {

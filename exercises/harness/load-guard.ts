@@ -33,6 +33,19 @@ export interface LoadRule {
 /** Builtins that run code outside the grader's hooks: a student's module may not load them. */
 export const OUTSIDE_BUILTINS = ["child_process", "worker_threads", "cluster", "vm", "module", "inspector", "inspector/promises", "wasi", "repl"];
 
+/**
+ * The file system: a student's module (the stub, its helpers, and every module they reach
+ * that is not a named building block) may not load it. A student read the reference's source
+ * with `fs`, wrote it to a new file under lib/<chapter>/ (where its relative imports resolve)
+ * and imported the copy. Refusing untracked files under lib/ would close that one place only:
+ * the copy could go anywhere with its imports rewritten, or its text could be evaluated. Without
+ * `fs` there is no way to read the reference's text or write a copy, and exercises never need
+ * files (the grader hands them their inputs); the course's code that reads files (the CLIs,
+ * a preset's config.json) is not reached by a stub, and a building block (`uses`) is not followed.
+ */
+export const FILE_BUILTINS = ["fs", "fs/promises"];
+const FILE_WHY = "exercises don't read or write files: your code gets its inputs from the grader (and reading lib/'s source to load a copy of it is loading the reference)";
+
 const real = (p: string): string => { try { return realpathSync(p); } catch { return p; } };
 const entry = (root: string, p: string) => {
   const folder = p.endsWith("/");
@@ -79,7 +92,7 @@ export interface LoadGuard { refusals(): string[] }
  */
 export function installLoadGuard(rule: LoadRule): LoadGuard {
   const { port1, port2 } = new MessageChannel();
-  register("./load-guard-hook.mjs", import.meta.url, { data: { ...rule, port: port2, outside: OUTSIDE_BUILTINS, outsideWhy: OUTSIDE_WHY, grader: GRADER.source, graderWhy: GRADER_WHY }, transferList: [port2 as unknown as MessagePort] });
+  register("./load-guard-hook.mjs", import.meta.url, { data: { ...rule, port: port2, outside: OUTSIDE_BUILTINS, outsideWhy: OUTSIDE_WHY, files: FILE_BUILTINS, filesWhy: FILE_WHY, grader: GRADER.source, graderWhy: GRADER_WHY }, transferList: [port2 as unknown as MessagePort] });
   const student = new Set<string>([rule.stub]);
   const refused: string[] = [];
   const drain = () => {
@@ -108,6 +121,7 @@ export function installLoadGuard(rule: LoadRule): LoadGuard {
     if (!from || !student.has(from)) return filename;
     const name = filename.replace(/^node:/, "");
     if (OUTSIDE_BUILTINS.includes(name)) refuse(`node:${name}`, from, OUTSIDE_WHY);
+    if (FILE_BUILTINS.includes(name)) refuse(`node:${name}`, from, FILE_WHY);
     if (!filename.startsWith("/") && !/^[A-Za-z]:/.test(filename)) return filename;
     const file = real(filename);
     const bad = isForbidden(file);
@@ -120,10 +134,16 @@ export function installLoadGuard(rule: LoadRule): LoadGuard {
   const getBuiltin = proc.getBuiltinModule;
   if (getBuiltin) {
     proc.getBuiltinModule = (id: string) => {
-      if (OUTSIDE_BUILTINS.includes(String(id).replace(/^node:/, ""))) refuse(`node:${String(id).replace(/^node:/, "")}`, "an exercise's code (process.getBuiltinModule)", OUTSIDE_WHY);
+      const name = String(id).replace(/^node:/, "");
+      if (OUTSIDE_BUILTINS.includes(name)) refuse(`node:${name}`, "an exercise's code (process.getBuiltinModule)", OUTSIDE_WHY);
+      if (FILE_BUILTINS.includes(name)) refuse(`node:${name}`, "an exercise's code (process.getBuiltinModule)", FILE_WHY);
       return getBuiltin.call(process, id);
     };
   }
+  // process.binding("fs") is the file system without a module.
+  const legacy = process as unknown as { binding?: (id: string) => unknown };
+  const binding = legacy.binding;
+  if (binding) legacy.binding = (id: string) => (/^fs/.test(String(id)) ? refuse(`process.binding(${JSON.stringify(id)})`, "an exercise's code", FILE_WHY) : binding.call(process, id));
   // No module hooks registered over the guard.
   (Module as unknown as { register: unknown }).register = () => refuse("module hooks", "an exercise's code (module.register)", OUTSIDE_WHY);
   syncBuiltinESMExports();

@@ -30,6 +30,17 @@ async function opsOf(f: F, r: Run): Promise<Op[]> {
   return ops;
 }
 
+/** Where two operation lists first differ, with a window of operations around it (both lists, indexed), or null when equal. */
+function opsDifference(got: readonly unknown[], want: readonly unknown[], what: string): string | null {
+  const key = (o: unknown) => JSON.stringify(o);
+  let i = 0;
+  while (i < got.length && i < want.length && key(got[i]) === key(want[i])) i++;
+  if (i === got.length && i === want.length) return null;
+  const from = Math.max(0, i - 2), to = i + 4;
+  const show = (ops: readonly unknown[]) => ops.slice(from, to).map((o, k) => `  [${from + k}] ${formatValue(o)}`).join("\n") || "  (none)";
+  return `your ${what} (${got.length}) and the expected ones (${want.length}) agree up to index ${i - 1} and first differ at index ${i}.\nyours, from index ${from}:\n${show(got)}\nexpected:\n${show(want)}`;
+}
+
 /** Runs the student's schedule in the simulated world; a schedule error fails the check with the world's message. */
 async function runWith(f: F, r: Run) {
   const ops = await opsOf(f, r);
@@ -98,14 +109,16 @@ export default defineExercise<F>({
         for (const r of RUNS) {
           const got = (await opsOf(f, r)).filter((o) => o.op === "reduce" || o.op === "backward");
           const want = (await reference(unitsFor(r.threshold), r.knobs)).filter((o) => o.op === "reduce" || o.op === "backward");
-          if (JSON.stringify(got) !== JSON.stringify(want)) fail(`${describe(r)}: your backward and reduce operations are ${formatValue(got)}; expected ${formatValue(want)}`, `a bucket is reduced before the tensor that would overflow it is added (${SECTION})`);
+          const diff = opsDifference(got, want, "backward and reduce operations");
+          if (diff) fail(`${describe(r)}: ${diff}`, `a bucket is reduced before the tensor that would overflow it is added (${SECTION})`);
         }
     } },
     { name: "prefetch within stage3_prefetch_bucket_size and stage3_max_live_parameters", points: 3, run: async (f) => {
         for (const knobs of [{ reduce_bucket_size: 1000, stage3_prefetch_bucket_size: 900, stage3_max_live_parameters: 2000 }, { reduce_bucket_size: 1000, stage3_prefetch_bucket_size: 1e6, stage3_max_live_parameters: 1500 }, { reduce_bucket_size: 1000, stage3_prefetch_bucket_size: 1e6, stage3_max_live_parameters: 1e9 }]) {
           const r = { P: 4, knobs, threshold: 30 };
           const got = await opsOf(f, r), want = await reference(unitsFor(30), knobs);
-          if (JSON.stringify(got) !== JSON.stringify(want)) fail(`${describe(r)}: your operations are ${formatValue(got)}; expected ${formatValue(want)}`, `prefetch the next units of the pass while both limits hold; stop at the first that does not fit (${SECTION})`);
+          const diff = opsDifference(got, want, "operations");
+          if (diff) fail(`${describe(r)}: ${diff}`, `prefetch the next units of the pass while both limits hold; stop at the first that does not fit (${SECTION})`);
           const { run } = (await runWith(f, { ...r, steps: 1 }))!;
           if (!run.losses.every(Number.isFinite)) fail(`${describe(r)}: the loss is not finite`, SECTION);
         }

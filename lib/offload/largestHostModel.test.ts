@@ -24,6 +24,8 @@ describe("largestHostModel(hostBytes, setup)", () => {
     expect(() => largestHostModel(-1, s)).toThrow(/hostBytes/);
     expect(() => largestHostModel(1, { ...s, stage: 1 as 2 })).toThrow(/stage must be 2 or 3/);
     expect(() => largestHostModel(1, { ...s, stage: 2, offloadParams: true })).toThrow(/offloadParams needs stage 3/);
+    expect(() => largestHostModel(1, { ...s, gpusPerNode: 0 })).toThrow(/^gpusPerNode must be an integer >= 1, got 0$/);
+    expect(() => largestHostModel(1, { ...s, numNodes: 1.5 })).toThrow(/^numNodes must be an integer >= 1, got 1\.5$/);
   });
   it("property: the answer fits and one parameter more does not", () => {
     const arb = fc.record({ stage: fc.constantFrom(2, 3) as fc.Arbitrary<2 | 3>, params: fc.boolean(), init: fc.boolean(), n: fc.integer({ min: 1, max: 16 }), nodes: fc.integer({ min: 1, max: 9 }), host: fc.integer({ min: 0, max: 2 ** 44 }) });

@@ -23,7 +23,8 @@ export interface HostModelSetup {
  * @param hostBytes host memory per node, a safe integer >= 0
  * @param setup the stage, the offloads and the cluster
  * @returns Ψ, an integer >= 0
- * @throws {RangeError} `hostBytes must be a safe integer >= 0, got -1`; `stage must be 2 or 3, got 1`; `offloadParams needs stage 3`; and the estimators' errors
+ * @throws {RangeError} `hostBytes must be a safe integer >= 0, got -1`; `stage must be 2 or 3, got 1`; `offloadParams needs stage 3`;
+ *   `gpusPerNode must be an integer >= 1, got 0`; `numNodes must be an integer >= 1, got 0`
  * @example largestHostModel(2 ** 40, { stage: 3, gpusPerNode: 8, numNodes: 1 }) // 45812984490: 16 bytes × 1.5 per parameter in 1 TiB
  * @see DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py `estimate_zero2_model_states_mem_needs` and stage3.py `estimate_zero3_model_states_mem_needs` (edaa722)
  */
@@ -31,6 +32,8 @@ export function largestHostModel(hostBytes: number, setup: HostModelSetup): numb
   if (!Number.isSafeInteger(hostBytes) || hostBytes < 0) throw new RangeError(`hostBytes must be a safe integer >= 0, got ${hostBytes}`);
   if (setup.stage !== 2 && setup.stage !== 3) throw new RangeError(`stage must be 2 or 3, got ${setup.stage}`);
   if (setup.offloadParams && setup.stage !== 3) throw new RangeError("offloadParams needs stage 3");
+  // the estimators name these num_gpus_per_node and num_nodes; the errors name this function's fields
+  for (const k of ["gpusPerNode", "numNodes"] as const) if (!Number.isSafeInteger(setup[k]) || setup[k] < 1) throw new RangeError(`${k} must be an integer >= 1, got ${setup[k]}`);
   const s = { numGpusPerNode: setup.gpusPerNode, numNodes: setup.numNodes };
   const cpu = (psi: number) => (setup.stage === 2
     ? estimateZero2ModelStatesMemNeeds(psi, true, s).cpuBytes

@@ -7,7 +7,7 @@ type F = typeof createGradScaler;
 type Bug =
   | "no-skip" | "tracker-not-reset-at-growth" | "tracker-not-reset-at-backoff" | "unscale-twice" | "test-products"
   | "divide-float64" | "interval-1000" | "scale-float64" | "no-double-unscale-error" | "null-crash" | "no-validation"
-  | "update-without-checks" | "product-float64";
+  | "update-without-checks" | "product-float64" | "tracker-kept-at-overflow";
 
 function make(bug: Bug | null, o: GradScalerOptions = {}): StudentGradScaler {
   const growthFactor = o.growthFactor ?? 2, backoffFactor = o.backoffFactor ?? 0.5;
@@ -53,8 +53,9 @@ function make(bug: Bug | null, o: GradScalerOptions = {}): StudentGradScaler {
         if (bug !== "tracker-not-reset-at-backoff") tracker = 0;
       } else if (tracker + 1 === growthInterval) {
         const g = round(scale * growthFactor);
-        if (Number.isFinite(Math.fround(g))) scale = g;
-        tracker = bug === "tracker-not-reset-at-growth" ? tracker + 1 : 0;
+        const grows = Number.isFinite(Math.fround(g));
+        if (grows) scale = g;
+        tracker = bug === "tracker-not-reset-at-growth" || (bug === "tracker-kept-at-overflow" && !grows) ? tracker + 1 : 0;
       } else tracker += 1;
       stage = "ready";
       found = false;
@@ -68,6 +69,7 @@ const m = (bug: Bug): F => (o) => make(bug, o);
 export const mutants: Record<string, Mutant<F>> = {
   "steps even when a gradient is inf/NaN (no skip)": { impl: m("no-skip"), caughtBy: ["step skips on inf/NaN, tested on the gradients as given", "training: skipped steps", "training: final weights"] },
   "growth tracker not reset after a growth": { impl: m("tracker-not-reset-at-growth"), caughtBy: ["update: backoff, growth and the tracker", "training: loss-scale trace"] },
+  "growth tracker kept when the grown scale would be infinite in float32": { impl: m("tracker-kept-at-overflow"), caughtBy: "update at the float32 maximum: no growth, tracker reset" },
   "growth tracker not reset after a backoff": { impl: m("tracker-not-reset-at-backoff"), caughtBy: ["update: backoff, growth and the tracker", "training: loss-scale trace"] },
   "step unscales again after unscale_ (unscales twice)": { impl: m("unscale-twice"), caughtBy: "training with clipping: unscale_ then step" },
   "tests the products for inf/NaN, not the gradients as given": { impl: m("test-products"), caughtBy: "step skips on inf/NaN, tested on the gradients as given" },

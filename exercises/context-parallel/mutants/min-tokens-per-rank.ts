@@ -27,6 +27,10 @@ export const mutants = {
   "ignores the causal mask (c² pairs in every block)": { impl: search(square), caughtBy: ["causal masks: zig-zag and striped", "contiguous causal shards: 2 ranks, and never beyond"] },
   "uses the average work of a step instead of the least": { impl: search(average), caughtBy: ["causal masks: zig-zag and striped", "contiguous causal shards: 2 ranks, and never beyond"] },
   "sends only K (c·h_kv·b·e bytes a block)": { impl: search(square, { bytesFactor: 1 }), caughtBy: ["Ring Attention's c ≥ F/B (no mask, no latency)", "latency and grouped-query attention"] },
+  "counts c²/2 pairs for zig-zag's own block at step 0 (it keeps c²/2 + c/2): wrong for C = 2": {
+    impl: ((o) => (o.layout === "zigzag" && o.causal && o.cpSize === 2 ? search((_, c) => (c * c) / 2)(o) : libMin(o))) as F,
+    caughtBy: ["causal masks: zig-zag and striped", "random models and links"],
+  },
   "forgets that zig-zag needs an even c": {
     impl: ((o) => { const c = libMin(o); return o.layout === "zigzag" && Number.isFinite(c) && o.cpSize > 1 ? Math.max(1, c - 1) : o.layout === "zigzag" && o.cpSize === 1 ? 1 : c; }) as F,
     caughtBy: "C = 1, and zig-zag's even split",

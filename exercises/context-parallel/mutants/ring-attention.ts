@@ -13,6 +13,10 @@ interface Mistake {
   keepBlocks?: boolean;
   /** Backward: use each block's own logsumexp instead of the merged one. */
   blockLocalLse?: boolean;
+  /** Forward: read the held block's K and V from its owner's shard, sending the ring's buffers only as a decoy. */
+  readShards?: boolean;
+  /** Backward: the same, in the backward pass only (the forward pass uses the ring). */
+  readShardsBackward?: boolean;
 }
 
 const cat = (a: Float32Array, b: Float32Array) => { const o = new Float32Array(a.length + b.length); o.set(a); o.set(b, a.length); return o; };
@@ -32,7 +36,8 @@ function ring(m: Mistake): F {
     for (let s = 0; s < C; s++) {
       acc = acc.map((a, r) => {
         seen[r].push(kv[r]);
-        const part = blockAttention(shards[r].q, kv[r].subarray(0, len), kv[r].subarray(len), blk, shards[r].positions, shards[owner(r, s)].positions, opt);
+        const held = m.readShards ? cat(shards[owner(r, s)].k, shards[owner(r, s)].v) : kv[r];
+        const part = blockAttention(shards[r].q, held.subarray(0, len), held.subarray(len), blk, shards[r].positions, shards[owner(r, s)].positions, opt);
         blocks[r].push(part);
         return m.addOutputs ? add(a, part) : mergeAttentionPartials(a, part);
       });
@@ -44,7 +49,7 @@ function ring(m: Mistake): F {
     const dq = shards.map(() => new Float32Array(len));
     for (let s = 0; s < C; s++) {
       shards.forEach((sh: CpShard, r) => {
-        const held = m.keepBlocks ? seen[r][s] : kv[r];
+        const held = m.readShardsBackward ? cat(shards[owner(r, s)].k, shards[owner(r, s)].v) : m.keepBlocks ? seen[r][s] : kv[r];
         const lse = m.blockLocalLse ? blocks[r][s].lse : acc[r].lse;
         const g = blockAttentionBackward(sh.q, held.subarray(0, len), held.subarray(len), acc[r].O, sh.dO!, lse, blk, sh.positions, shards[owner(r, s)].positions, opt);
         g.dQ.forEach((v, i) => (dq[r][i] += v));
@@ -64,4 +69,6 @@ export const mutants = {
   "stops the dK | dV buffers one move short of their owners": { impl: ring({ dkvOneShort: true }), caughtBy: ["backward equals one device: dq, dk, dv", "ring messages: one [K | V] block per rank and step, C − 1 forward, 2C − 1 block moves backward", "trains lib/nn's model to the same weights as one device (C = 2, 4)"] },
   "keeps every block of the forward pass instead of passing K and V around again (C blocks of memory)": { impl: ring({ keepBlocks: true }), caughtBy: "ring messages: one [K | V] block per rank and step, C − 1 forward, 2C − 1 block moves backward" },
   "recomputes the backward pass with each block's own logsumexp instead of the merged one": { impl: ring({ blockLocalLse: true }), caughtBy: ["backward equals one device: dq, dk, dv", "blocks a rank cannot see (fully masked) give no NaN", "trains lib/nn's model to the same weights as one device (C = 2, 4)"] },
+  "reads the other ranks' K and V from their shards, the ring only a decoy": { impl: ring({ readShards: true }), caughtBy: ["forward equals one device (three layouts, causal and not)", "any placement of the tokens, any C and shape", "blocks a rank cannot see (fully masked) give no NaN"] },
+  "reads the other ranks' K and V from their shards in the backward pass, the ring only a decoy": { impl: ring({ readShardsBackward: true }), caughtBy: ["backward equals one device: dq, dk, dv", "any placement of the tokens, any C and shape", "blocks a rank cannot see (fully masked) give no NaN"] },
 } satisfies Record<string, { impl: F; caughtBy: string | string[] }>;

@@ -2,7 +2,7 @@ import type { Mutant } from "../../harness/index.js";
 import type { largestHostModel, HostModelSetup } from "../largest-host-model.js";
 
 type F = typeof largestHostModel;
-interface Options { divide?: boolean; noFactor?: boolean; ignoreInit?: boolean; noNodes?: boolean; noCheck?: boolean }
+interface Options { divide?: boolean; noFactor?: boolean; ignoreInit?: boolean; noNodes?: boolean; noCheck?: boolean; estimatorName?: boolean }
 
 /** Bytes per parameter, as the mutants read the page. */
 function perParam(s: HostModelSetup, o: Options): number {
@@ -17,7 +17,7 @@ const make = (o: Options = {}): F => (h, s) => {
     if (!Number.isSafeInteger(h) || h < 0) throw new RangeError(`hostBytes must be a safe integer >= 0, got ${h}`);
     if (s.stage !== 2 && s.stage !== 3) throw new RangeError(`stage must be 2 or 3, got ${s.stage}`);
     if (s.offloadParams && s.stage !== 3) throw new RangeError("offloadParams needs stage 3");
-    if (!Number.isSafeInteger(s.gpusPerNode) || s.gpusPerNode < 1) throw new RangeError(`numGpusPerNode must be an integer >= 1, got ${s.gpusPerNode}`);
+    if (!Number.isSafeInteger(s.gpusPerNode) || s.gpusPerNode < 1) throw new RangeError(`${o.estimatorName ? "numGpusPerNode" : "gpusPerNode"} must be an integer >= 1, got ${s.gpusPerNode}`);
     if (!Number.isSafeInteger(s.numNodes) || s.numNodes < 1) throw new RangeError(`numNodes must be an integer >= 1, got ${s.numNodes}`);
   }
   const b = perParam(s, o), f = o.noFactor ? 1 : 1.5;
@@ -35,4 +35,5 @@ export const mutants: Record<string, Mutant<F>> = {
   "ZeRO-3 without zero.Init counted as with it": { impl: make({ ignoreInit: true }), caughtBy: "ZeRO-3: zero.Init and the nodes, parameters offloaded or not" },
   "the nodes not dividing ZeRO-3's share": { impl: make({ noNodes: true }), caughtBy: "ZeRO-3: zero.Init and the nodes, parameters offloaded or not" },
   "no check of the input": { impl: make({ noCheck: true }), caughtBy: "bad input names the field" },
+  "the error names the estimator's num_gpus_per_node (numGpusPerNode), not the field gpusPerNode": { impl: make({ estimatorName: true }), caughtBy: "bad input names the field" },
 };
