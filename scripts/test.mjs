@@ -62,7 +62,9 @@ async function vitest(label, projects) {
   const { code } = await start("npx", ["vitest", "run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, "utf8"));
-    console.log(`${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+    // A file that fails outside its tests (a hook, an import) fails none of them: it counts as one failure, or CI's tally reads "0 failed".
+    const failedFiles = r.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")).length;
+    console.log(`${label}: ${r.numPassedTests} passed, ${r.numFailedTests + failedFiles} failed`);
   }
   return code;
 }

@@ -40,7 +40,7 @@ describe("npm run new-chapter and new-exercise, and a student's edits, in a temp
   const block = 2 * H * H + 2 * H * kv * (H / heads) + 3 * H * config.intermediate_size + 2 * H;
   return config.vocab_size * H * (config.tie_word_embeddings ? 1 : 2) + config.num_hidden_layers * block + H;`);
     edit("exercises/precision/round-bf16.ts", /return notImplemented\("1\.2"\);/, `const half: number = "0.5"; return x + half;`);
-    edit("exercises/precision/decode-fp16.ts", /return notImplemented\("1\.1"\);/, "while (true) { /* not yet */ }");
+    edit("exercises/precision/formats-that-hold.ts", /return notImplemented\("1\.1"\);/, "while (true) { /* not yet */ }");
     writeFileSync(join(copy, "exercises/precision/my-helpers.ts"), "export const ulp = (x) => x;\n");
     run("git", "init", "-q");
     run("git", "add", "-A");
