@@ -30,6 +30,10 @@ describe("npm run new-chapter and new-exercise, and a student's edits, in a temp
     chapter = run("npx", "tsx", "scripts/scaffold.ts", "new-chapter", SLUG, "A scaffolded chapter");
     exercise = run("npx", "tsx", "scripts/scaffold.ts", "new-exercise", SLUG, "clip-values");
     number = Number(new RegExp(`number: (\\d+), slug: "${SLUG}"`).exec(readFileSync(join(copy, "lib/chapters.ts"), "utf8"))?.[1]);
+    // The clone as the student received it: one commit (what `npm run grade -- --submissions` takes a stub from).
+    run("git", "init", "-q");
+    run("git", "add", "-A");
+    run("git", "-c", "user.name=course", "-c", "user.email=course@example.invalid", "commit", "-q", "-m", "the course");
     // The student: 2.1 solved, a type error in 1.2, an endless loop in 1.1, a helper file of their own.
     const edit = (file: string, from: RegExp, to: string) => {
       const text = readFileSync(join(copy, file), "utf8");

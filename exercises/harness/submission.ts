@@ -6,7 +6,8 @@
  * own files are taken: stubs and helper modules under a chapter's folder,
  * never a grader (`*.test.ts`), a mutants file, or the harness. Node only.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { CHAPTERS } from "../../lib/chapters.js";
@@ -101,9 +102,22 @@ export function overlaySubmission(dir: string, root: string, stubs: readonly str
     const from = join(root, "exercises", c.slug);
     if (existsSync(from)) cpSync(from, join(tree, "exercises", c.slug), { recursive: true });
   }
+  // A stub the student did not hand in is the committed one, not the grader's working copy (which may hold the instructor's own attempt).
+  const theirs = new Set(files.map((f) => f.to));
+  for (const stub of stubs) {
+    if (theirs.has(stub)) continue;
+    const committed = committedStub(root, stub);
+    if (committed !== undefined) writeFileSync(join(tree, stub), committed);
+  }
   for (const { from, to } of files) {
     mkdirSync(dirname(join(tree, to)), { recursive: true });
     cpSync(from, join(tree, to));
   }
   return { root: tree, files, remove: () => rmSync(tree, { recursive: true, force: true }) };
+}
+
+/** A stub as the repository's last commit holds it (`git show HEAD:<path>`), or undefined outside git or before a first commit. */
+function committedStub(root: string, stub: string): string | undefined {
+  const r = spawnSync("git", ["show", `HEAD:${stub}`], { cwd: root, encoding: "utf8" });
+  return r.status === 0 ? r.stdout : undefined;
 }
